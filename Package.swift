@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// attest-harness: conformance suites, forges and fuzzers for device-attestation verifiers.
+///
+/// The C libraries come from Debian (`scripts/setup` installs them); no outside Swift packages are used.
+let package = Package(
+    name: "attest-harness",
+    products: [
+        .library(name: "DER", targets: ["DER"]),
+        .library(name: "CBOR", targets: ["CBOR"]),
+        .library(name: "Crypto", targets: ["Crypto"]),
+    ],
+    targets: [
+        // System libraries, wrapped by thin shim headers (function-like macros do not import into Swift).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+
+        // Strict codecs: our own, because they are the product (strict readers, deliberately malformed writers).
+        .target(name: "DER"),
+        .target(name: "CBOR"),
+        // libcbor as the independent reference decoder, for differential tests and fuzzing.
+        .target(name: "CBORReference", dependencies: ["CBOR", "CLibCBOR"]),
+
+        // OpenSSL-backed digests, keys, signatures and X.509.
+        .target(name: "Crypto", dependencies: ["COpenSSL", "DER", "CBOR"]),
+
+        // Seeded generators and byte mutations shared by the property tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR"]),
+        // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
+        .testTarget(
+            name: "RealSamplesTests",
+            dependencies: ["Crypto", "DER", "CBOR"],
+            exclude: ["real-samples"]
+        ),
+    ]
+)
