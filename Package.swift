@@ -25,15 +25,15 @@ let package = Package(
         // OpenSSL-backed digests, keys, signatures and X.509.
         .target(name: "Crypto", dependencies: ["COpenSSL", "DER", "CBOR"]),
 
-        // Seeded generators and byte mutations shared by the property tests.
+        // Seeded generators, byte mutations and the openssl command line, shared by the tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR", "TestSupport"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "RealSamplesTests",
-            dependencies: ["Crypto", "DER", "CBOR"],
+            dependencies: ["Crypto", "DER", "CBOR", "TestSupport"],
             exclude: ["real-samples"]
         ),
     ]

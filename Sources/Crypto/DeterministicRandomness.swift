@@ -32,7 +32,7 @@ final class DeterministicRandomness: @unchecked Sendable {
             let loaded = entropy.withUnsafeBufferPointer { buffer -> Int32 in
                 var params = [
                     OSSL_PARAM_construct_octet_string(
-                        OSSL_RAND_PARAM_TEST_ENTROPY, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                        ParameterName.testEntropy, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
                         buffer.count),
                     OSSL_PARAM_construct_end(),
                 ]
@@ -72,10 +72,10 @@ public func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int
             saltCopy.withUnsafeMutableBytes { saltBytes in
                 infoCopy.withUnsafeMutableBytes { infoBytes in
                     var params = [
-                        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digestName.baseAddress, 0),
-                        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, secretBytes.baseAddress, secret.count),
-                        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, saltBytes.baseAddress, salt.count),
-                        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, infoBytes.baseAddress, info.count),
+                        OSSL_PARAM_construct_utf8_string(ParameterName.kdfDigest, digestName.baseAddress, 0),
+                        OSSL_PARAM_construct_octet_string(ParameterName.kdfKey, secretBytes.baseAddress, secret.count),
+                        OSSL_PARAM_construct_octet_string(ParameterName.kdfSalt, saltBytes.baseAddress, salt.count),
+                        OSSL_PARAM_construct_octet_string(ParameterName.kdfInfo, infoBytes.baseAddress, info.count),
                         OSSL_PARAM_construct_end(),
                     ]
                     return EVP_KDF_derive(context, &out, count, &params)

@@ -41,25 +41,18 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         let result = group.withUnsafeMutableBufferPointer { groupName in
             pointCopy.withUnsafeMutableBytes { pointBytes in
                 var params = [
-                    OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, groupName.baseAddress, 0),
-                    OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, pointBytes.baseAddress, point.count),
+                    OSSL_PARAM_construct_utf8_string(ParameterName.groupName, groupName.baseAddress, 0),
+                    OSSL_PARAM_construct_octet_string(ParameterName.publicKey, pointBytes.baseAddress, point.count),
                     OSSL_PARAM_construct_end(),
                 ]
                 return EVP_PKEY_fromdata(ctx, &key, copenssl_EVP_PKEY_PUBLIC_KEY, &params)
             }
         }
-        try check(result, "EVP_PKEY_fromdata (X9.63 point)")
-        let pkey = try check(key, "EVP_PKEY_fromdata")
+        // OpenSSL checks that the point lies on the curve.
+        guard result == 1, let pkey = key else {
+            throw CryptoError.malformed(what: "X9.63 point", reason: CryptoError.drainQueue().joined(separator: "; "))
+        }
         defer { EVP_PKEY_free(pkey) }
-        // Reject points not on the curve: fromdata does not check them.
-        guard let checkCtx = EVP_PKEY_CTX_new_from_pkey(DeterministicRandomness.shared.libraryContext, pkey, nil) else {
-            throw CryptoError.fromQueue("EVP_PKEY_CTX_new_from_pkey")
-        }
-        defer { EVP_PKEY_CTX_free(checkCtx) }
-        guard EVP_PKEY_public_check(checkCtx) == 1 else {
-            CryptoError.drainQueue()
-            throw CryptoError.malformed(what: "X9.63 point", reason: "not on \(curve.rawValue)")
-        }
         try self.init(spki: PublicKey.spki(of: pkey))
     }
 

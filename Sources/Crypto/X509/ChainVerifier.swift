@@ -10,20 +10,15 @@ public struct ChainVerificationError: Error, Hashable, Sendable, CustomStringCon
 
     public var description: String { "error \(code) at depth \(depth): \(reason)" }
 
-    /// `X509_V_ERR_CERT_HAS_EXPIRED`.
-    public static let certificateExpired: Int32 = 10
-    /// `X509_V_ERR_CERT_NOT_YET_VALID`.
-    public static let certificateNotYetValid: Int32 = 9
-    /// `X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY`.
-    public static let unableToGetIssuerLocally: Int32 = 20
-    /// `X509_V_ERR_CERT_SIGNATURE_FAILURE`.
-    public static let signatureFailure: Int32 = 7
-    /// `X509_V_ERR_INVALID_CA`.
-    public static let invalidCA: Int32 = 24
-    /// `X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT`.
-    public static let selfSignedLeaf: Int32 = 18
-    /// `X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN`.
-    public static let selfSignedInChain: Int32 = 19
+    // OpenSSL's codes for the failures the harness provokes on purpose.
+    public static let certificateExpired = Int32(X509_V_ERR_CERT_HAS_EXPIRED)
+    public static let certificateNotYetValid = Int32(X509_V_ERR_CERT_NOT_YET_VALID)
+    public static let unableToGetIssuerLocally = Int32(X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY)
+    public static let signatureFailure = Int32(X509_V_ERR_CERT_SIGNATURE_FAILURE)
+    public static let invalidCA = Int32(X509_V_ERR_INVALID_CA)
+    public static let keyUsageWithoutCertificateSigning = Int32(X509_V_ERR_KEYUSAGE_NO_CERTSIGN)
+    public static let selfSignedLeaf = Int32(X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT)
+    public static let selfSignedInChain = Int32(X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN)
 }
 
 /// RFC 5280 path validation by OpenSSL's `X509_verify_cert`, at an explicit time and against explicit trust
