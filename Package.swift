@@ -27,9 +27,22 @@ let package = Package(
 
         // Seeded generators, byte mutations and the openssl command line, shared by the tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Wire formats shared by the forge and the verifiers (authenticator data, App Attest constants).
+        .target(name: "Evidence", dependencies: ["CBOR", "DER"]),
+        // Forged evidence, one folder per family, all derived from a seed.
+        .target(name: "Forge", dependencies: ["Evidence", "Crypto", "CBOR", "DER"]),
+        // The generic conformance model: rules, profiles, cases, runner, reports, vectors.
+        .target(name: "Conformance"),
+        // Rules, cases and built-in profiles of every family.
+        .target(name: "Catalogue", dependencies: ["Conformance", "Forge", "Evidence", "Crypto", "DER", "CBOR"]),
+        // The reference verifier and the adapters that reach other verifiers.
+        .target(name: "Verifiers", dependencies: ["Conformance", "Catalogue", "Evidence", "Crypto", "DER", "CBOR"]),
+
         .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR", "TestSupport"]),
+        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "Conformance", "Verifiers", "Forge", "Evidence",
+                                                            "Crypto", "CBOR", "DER"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "RealSamplesTests",

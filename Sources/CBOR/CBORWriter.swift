@@ -51,6 +51,11 @@ public enum CBORWriter {
         (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
     }
 
+    /// `entries` sorted into CTAP2 canonical key order.
+    public static func canonicalOrder(_ entries: [CBORMapEntry]) -> [CBORMapEntry] {
+        entries.map { (encode($0.key), $0) }.sorted { ctap2Precedes($0.0, $1.0) }.map(\.1)
+    }
+
     /// CTAP2 key order: lower major type first, then shorter encoding, then byte-wise lower.
     static func ctap2Precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         let (majorA, majorB) = (a.first.map { $0 >> 5 } ?? 0, b.first.map { $0 >> 5 } ?? 0)

@@ -1,0 +1,40 @@
+import Conformance
+
+/// The families, rules and profiles attest-harness ships.
+public enum BuiltinCatalogue {
+    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self] }
+
+    /// Every rule, once, in catalogue order.
+    public static var rules: [Rule] {
+        var seen = Set<RuleID>()
+        return families.flatMap { $0.rules }.filter { seen.insert($0.id).inserted }
+    }
+
+    public static let profiles: [Profile] = [
+        Profile(
+            name: "apple-app-attest",
+            description: "Apple App Attest as Apple documents it: attestation steps 1-9 and assertion steps 1-6, strict encodings.",
+            families: [AppAttestFamily.name],
+            rules: Set(AppAttestFamily.rules.map(\.id)),
+            parameters: ["teamId": "A1B2C3D4E5", "bundleId": "dev.attest-harness.example", "environment": "production"]),
+    ]
+
+    public static func profile(named name: String) -> Profile? { profiles.first { $0.name == name } }
+
+    /// The cases of every family `profile` covers, forged for its parameters from `seed`.
+    public static func cases(for profile: Profile, seed: UInt64) throws -> [Case] {
+        try families.filter { profile.families.contains($0.name) }.flatMap { try $0.cases(parameters: profile.parameters, seed: seed) }
+    }
+
+    /// Every family's cases, each forged for the first built-in profile that covers it.
+    public static func allCases(seed: UInt64) throws -> [Case] {
+        try families.flatMap { family -> [Case] in
+            guard let profile = profiles.first(where: { $0.families.contains(family.name) }) else { return [] }
+            return try family.cases(parameters: profile.parameters, seed: seed)
+        }
+    }
+
+    public static func catalogue(seed: UInt64) throws -> Catalogue {
+        Catalogue(rules: rules, profiles: profiles, cases: try allCases(seed: seed))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// How much a missed case matters (x509-limbo's scale).
+public enum Importance: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    /// Accepting this lets a cloned, emulated or foreign device through.
+    case critical
+    /// Accepting this weakens a security property the policy relies on.
+    case high
+    /// Accepting this is a spec violation with limited direct impact.
+    case medium
+    /// Pedantic strictness.
+    case low
+
+    public static func < (lhs: Importance, rhs: Importance) -> Bool {
+        allCases.firstIndex(of: lhs)! > allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// What the verifier is told before the first step: the time it must treat as now, its trust anchors, and its
+/// configuration (app id, environment...). Cases never depend on the machine's clock.
+public struct CaseContext: Hashable, Sendable, Codable {
+    public var time: Date
+    /// PEM certificates.
+    public var trustAnchors: [String]
+    public var parameters: [String: String]
+
+    public init(time: Date, trustAnchors: [String], parameters: [String: String]) {
+        self.time = time
+        self.trustAnchors = trustAnchors
+        self.parameters = parameters
+    }
+}
+
+/// One request to the verifier: a kind (`app-attest.attestation`, `app-attest.assertion`) and its inputs, all
+/// byte strings. `breaks` names the rule this step violates, nil when the step is valid.
+public struct Step: Hashable, Sendable, Codable {
+    public let kind: String
+    public let inputs: [String: [UInt8]]
+    public let breaks: RuleID?
+
+    public init(kind: String, inputs: [String: [UInt8]], breaks: RuleID? = nil) {
+        self.kind = kind
+        self.inputs = inputs
+        self.breaks = breaks
+    }
+
+    /// Accept unless this step breaks a rule the profile enforces.
+    public func expectedVerdict(under profile: Profile) -> Verdict.Outcome {
+        guard let breaks, profile.enforces(breaks) else { return .accept }
+        return .reject
+    }
+}
+
+/// A scenario: a valid baseline, or that baseline with one mutation that breaks exactly one rule.
+public struct Case: Hashable, Sendable, Codable {
+    /// Stable id, `<family>.<rule or valid>.<variant>`.
+    public let id: String
+    public let family: String
+    /// The rule the case breaks; nil for valid cases.
+    public let rule: RuleID?
+    public let description: String
+    public let importance: Importance
+    public let context: CaseContext
+    public let steps: [Step]
+
+    public init(id: String, family: String, rule: RuleID?, description: String, importance: Importance,
+                context: CaseContext, steps: [Step]) {
+        precondition(rule == nil || steps.contains { $0.breaks == rule }, "a negative case has a step that breaks its rule")
+        self.id = id
+        self.family = family
+        self.rule = rule
+        self.description = description
+        self.importance = importance
+        self.context = context
+        self.steps = steps
+    }
+
+    /// The verdict expected for the whole case under `profile`.
+    public func expectedOutcome(under profile: Profile) -> Verdict.Outcome {
+        steps.contains { $0.expectedVerdict(under: profile) == .reject } ? .reject : .accept
+    }
+}

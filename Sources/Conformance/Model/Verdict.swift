@@ -1,0 +1,36 @@
+/// A verifier's answer to one step.
+public struct Verdict: Hashable, Sendable, Codable {
+    public enum Outcome: String, Hashable, Sendable, Codable {
+        case accept
+        case reject
+    }
+
+    public let outcome: Outcome
+    /// Why, in the verifier's words.
+    public let reason: String?
+    /// The rule the verifier says failed, when it knows our rule ids.
+    public let rule: RuleID?
+
+    public init(_ outcome: Outcome, reason: String? = nil, rule: RuleID? = nil) {
+        self.outcome = outcome
+        self.reason = reason
+        self.rule = rule
+    }
+
+    public static let accept = Verdict(.accept)
+
+    public static func reject(_ rule: RuleID, _ reason: String) -> Verdict { Verdict(.reject, reason: reason, rule: rule) }
+}
+
+/// The contract every verifier meets, in-process or behind an adapter: a fresh session per case, then each step
+/// in order. Throwing means the harness could not get a verdict (a crash, a timeout, garbage), never a verdict.
+public protocol AttestationVerifier: Sendable {
+    /// A name for reports (`builtin:reference`).
+    var name: String { get }
+    func startCase(_ context: CaseContext) throws -> any VerificationSession
+}
+
+/// The state a verifier keeps across the steps of one case (stored keys, counters, used challenges).
+public protocol VerificationSession: AnyObject {
+    func verify(_ step: Step) throws -> Verdict
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// What happened to one case.
+public struct CaseResult: Hashable, Sendable, Codable {
+    public enum Status: String, Hashable, Sendable, Codable {
+        /// Every step got its expected verdict.
+        case pass
+        /// A step got the opposite verdict: the verifier is wrong.
+        case finding
+        /// The harness could not get a verdict (adapter failure, timeout, malformed answer).
+        case error
+    }
+
+    public let caseId: String
+    public let rule: RuleID?
+    public let importance: Importance
+    public let status: Status
+    /// Index of the step that decided the status.
+    public let step: Int?
+    public let expected: Verdict.Outcome?
+    public let actual: Verdict?
+    public let message: String?
+
+    /// One line: what was expected, what came back, which rule.
+    public var summary: String {
+        let ruleText = rule?.rawValue ?? "valid"
+        switch status {
+        case .pass: return "\(caseId): pass"
+        case .finding:
+            let got = actual.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
+            return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expected?.rawValue ?? "?"), got \(got)"
+        case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
+        }
+    }
+}
+
+/// The outcome of running a suite against one verifier under one profile.
+public struct RunReport: Hashable, Sendable, Codable {
+    public let verifier: String
+    public let profile: String
+    public let seed: UInt64
+    public let results: [CaseResult]
+    /// Case ids that are findings now but were not in the baseline, when one was given.
+    public var regressions: [String]?
+
+    public var findings: [CaseResult] { results.filter { $0.status == .finding } }
+    public var errors: [CaseResult] { results.filter { $0.status == .error } }
+
+    /// 0 conformant (or no regressions against the baseline), 1 findings, 2 harness errors.
+    public var exitCode: Int32 {
+        if !errors.isEmpty { return 2 }
+        if let regressions { return regressions.isEmpty ? 0 : 1 }
+        return findings.isEmpty ? 0 : 1
+    }
+}
+
+/// Runs cases against a verifier and compares each step's verdict with the profile's expectation.
+public struct Runner: Sendable {
+    public let profile: Profile
+    public let verifier: any AttestationVerifier
+
+    public init(profile: Profile, verifier: any AttestationVerifier) {
+        self.profile = profile
+        self.verifier = verifier
+    }
+
+    /// Runs one case: a fresh session, then each step in order until one disagrees with its expectation.
+    public func run(_ testCase: Case) -> CaseResult {
+        func result(_ status: CaseResult.Status, step: Int? = nil, expected: Verdict.Outcome? = nil,
+                    actual: Verdict? = nil, message: String? = nil) -> CaseResult {
+            CaseResult(caseId: testCase.id, rule: testCase.rule, importance: testCase.importance, status: status,
+                       step: step, expected: expected, actual: actual, message: message)
+        }
+        do {
+            let session = try verifier.startCase(testCase.context)
+            for (index, step) in testCase.steps.enumerated() {
+                let expected = step.expectedVerdict(under: profile)
+                let verdict = try session.verify(step)
+                if verdict.outcome != expected {
+                    return result(.finding, step: index, expected: expected, actual: verdict)
+                }
+                if verdict.outcome == .reject {
+                    return result(.pass, step: index, expected: expected, actual: verdict)
+                }
+            }
+            return result(.pass)
+        } catch {
+            return result(.error, message: "\(error)")
+        }
+    }
+
+    /// Runs `cases` with up to `jobs` in parallel; results keep the cases' order. `progress` is called after each.
+    public func run(_ cases: [Case], seed: UInt64, jobs: Int = 1,
+                    progress: (@Sendable (Int, Int) -> Void)? = nil) -> RunReport {
+        let results = ResultSlots(count: cases.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, cases.count))) { worker in
+            var index = worker
+            while index < cases.count {
+                results.set(index, run(cases[index]))
+                progress?(results.completed, cases.count)
+                index += max(1, min(jobs, cases.count))
+            }
+        }
+        return RunReport(verifier: verifier.name, profile: profile.name, seed: seed, results: results.values, regressions: nil)
+    }
+}
+
+/// Results written by concurrent workers, each to its own slot.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [CaseResult?]
+    private let lock = NSLock()
+    private(set) var completed = 0
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: CaseResult) {
+        lock.lock()
+        slots[index] = result
+        completed += 1
+        lock.unlock()
+    }
+
+    var values: [CaseResult] { slots.map { $0! } }
+}

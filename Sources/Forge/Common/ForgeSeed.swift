@@ -1,0 +1,28 @@
+import Crypto
+import Foundation
+
+/// The seed every forged artifact is derived from. The same seed gives the same keys, certificates, signatures
+/// and therefore the same cases and vectors, on any machine.
+public struct ForgeSeed: Hashable, Sendable {
+    public let value: UInt64
+
+    public init(_ value: UInt64) { self.value = value }
+
+    /// The seed `attest-harness` uses when none is given.
+    public static let `default` = ForgeSeed(1)
+
+    var bytes: [UInt8] { Array("attest-harness seed \(value)".utf8) }
+
+    /// The key (`algorithm`, `label`) derives to under this seed.
+    public func key(_ algorithm: KeyAlgorithm, _ label: String) throws -> PrivateKey {
+        try PrivateKey.derive(algorithm, seed: bytes, label: label)
+    }
+
+    /// `count` bytes that (`seed`, `label`) derive to: challenges, identifiers.
+    public func bytes(_ label: String, count: Int) throws -> [UInt8] {
+        try hkdfSHA256(secret: bytes, salt: Array("attest-harness bytes".utf8), info: Array(label.utf8), count: count)
+    }
+
+    /// The time forged evidence is issued at and cases are verified at. Fixed, never the machine's clock.
+    public static let referenceTime = Date(timeIntervalSince1970: 1_768_478_400)  // 2026-01-15T12:00:00Z
+}

@@ -1,0 +1,32 @@
+import Catalogue
+import Conformance
+import Crypto
+
+/// Path validation under a policy: OpenSSL verifies the chain, each failure is attributed to a `chain.*` rule,
+/// and failures of rules the policy does not enforce are tolerated, as a verifier without that check would.
+enum ChainChecks {
+    /// The `chain.*` rule an OpenSSL verification error belongs to.
+    static func rule(for code: Int32) -> RuleID {
+        switch code {
+        case ChainVerificationError.certificateExpired, ChainVerificationError.certificateNotYetValid:
+            return .chainValidity
+        case ChainVerificationError.invalidCA, ChainVerificationError.keyUsageWithoutCertificateSigning,
+             ChainVerificationError.pathLengthExceeded:
+            return .chainBasicConstraints
+        default:
+            return .chainTrustAnchor
+        }
+    }
+
+    static func verify(leaf: Certificate, intermediates: [Certificate], policy: Policy) throws {
+        let enforced = [RuleID.chainTrustAnchor, .chainValidity, .chainBasicConstraints].filter(policy.enforces)
+        guard !enforced.isEmpty else { return }
+        do {
+            try ChainVerifier(trustAnchors: policy.trustAnchors).verify(
+                leaf: leaf, intermediates: intermediates, at: policy.context.time,
+                tolerating: { !enforced.contains(rule(for: $0)) })
+        } catch let error as ChainVerificationError {
+            throw RuleViolation(rule: rule(for: error.code), reason: "certificate chain: \(error)")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Catalogue
+import Conformance
+
+/// attest-harness's own verifier: every rule of its profile, checked strictly, naming the rule that failed.
+/// `builtin:reference-without:<rule>` is the same verifier with one rule removed from the profile, which the
+/// catalogue must catch.
+public struct ReferenceVerifier: AttestationVerifier {
+    public let profile: Profile
+    public let name: String
+
+    public init(profile: Profile, name: String = "builtin:reference") {
+        self.profile = profile
+        self.name = name
+    }
+
+    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
+        ReferenceSession(policy: try Policy(profile: profile, context: context))
+    }
+}
+
+/// One case's state: what the server has stored so far.
+final class ReferenceSession: VerificationSession {
+    let policy: Policy
+    var appAttest = AppAttestState()
+
+    init(policy: Policy) { self.policy = policy }
+
+    func verify(_ step: Step) throws -> Verdict {
+        do {
+            switch step.kind {
+            case AppAttestFamily.attestationStep: try AttestationVerification.verify(step, policy: policy, state: &appAttest)
+            case AppAttestFamily.assertionStep: try AssertionVerification.verify(step, policy: policy, state: &appAttest)
+            default: throw HarnessError("the reference verifier does not know step kind \(step.kind)")
+            }
+            return .accept
+        } catch let violation as RuleViolation {
+            return .reject(violation.rule, violation.reason)
+        }
+    }
+}
