@@ -46,7 +46,8 @@ let package = Package(
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "RealSamplesTests",
-            dependencies: ["Crypto", "DER", "CBOR", "TestSupport"],
+            dependencies: ["Crypto", "DER", "CBOR", "TestSupport", "Catalogue", "Conformance", "Verifiers", "Forge",
+                           "Evidence"],
             exclude: ["real-samples"]
         ),
     ]
