@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "attest-harness",
     products: [
+        .executable(name: "attest-harness", targets: ["attest-harness"]),
         .library(name: "DER", targets: ["DER"]),
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "Crypto", targets: ["Crypto"]),
@@ -37,6 +38,8 @@ let package = Package(
         .target(name: "Catalogue", dependencies: ["Conformance", "Forge", "Evidence", "Crypto", "DER", "CBOR"]),
         // The reference verifier and the adapters that reach other verifiers.
         .target(name: "Verifiers", dependencies: ["Conformance", "Catalogue", "Evidence", "Crypto", "DER", "CBOR"]),
+        // The command line.
+        .executableTarget(name: "attest-harness", dependencies: ["Conformance", "Catalogue", "Verifiers"]),
 
         .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),

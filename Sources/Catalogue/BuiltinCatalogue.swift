@@ -37,4 +37,15 @@ public enum BuiltinCatalogue {
     public static func catalogue(seed: UInt64) throws -> Catalogue {
         Catalogue(rules: rules, profiles: profiles, cases: try allCases(seed: seed))
     }
+
+    /// Each family's vector suite under `seed`, with its file name (`app-attest.json`).
+    public static func vectorSuites(seed: UInt64) throws -> [(file: String, suite: VectorSuite)] {
+        try families.map { family in
+            let covering = profiles.filter { $0.families.contains(family.name) }
+            let suite = VectorSuite(family: family.name, seed: seed, stepKinds: family.stepKinds, rules: family.rules,
+                                    profiles: covering,
+                                    cases: try family.cases(parameters: covering.first?.parameters ?? [:], seed: seed))
+            return ("\(family.name).json", suite)
+        }
+    }
 }

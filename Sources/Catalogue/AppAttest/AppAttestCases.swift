@@ -17,6 +17,15 @@ public enum AppAttestFamily: CatalogueFamily {
     public static let attestationStep = "app-attest.attestation"
     public static let assertionStep = "app-attest.assertion"
 
+    public static let stepKinds = [
+        attestationStep: "An attestation the app sends once per key. Inputs: attestationObject (CBOR, as from "
+            + "DCAppAttestService.attestKey), keyId (the key identifier the app reports), challenge (the one-time "
+            + "challenge the server sent; clientDataHash = SHA-256(challenge)). Context parameters: appId, environment.",
+        assertionStep: "An assertion the app sends later with the same key. Inputs: assertion (CBOR, as from "
+            + "generateAssertion), clientData (the bytes the app hashed), keyId, challenge (issued for this assertion; "
+            + "clientData must carry it).",
+    ]
+
     /// Which steps a case has before its mutation.
     enum Baseline: Sendable {
         /// The attestation alone; the mutation targets it.
@@ -32,6 +41,10 @@ public enum AppAttestFamily: CatalogueFamily {
         let description: String
         let baseline: Baseline
         let mutate: @Sendable (inout AppAttestScenario, AppAttestForge) throws -> Void
+    }
+
+    public static func trustAnchors(seed: UInt64) throws -> [String: String] {
+        ["app-attest-root.pem": try AppAttestPKI(seed: ForgeSeed(seed)).root.pem]
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {

@@ -32,7 +32,7 @@ public struct CaseContext: Hashable, Sendable, Codable {
 }
 
 /// One request to the verifier: a kind (`app-attest.attestation`, `app-attest.assertion`) and its inputs, all
-/// byte strings. `breaks` names the rule this step violates, nil when the step is valid.
+/// byte strings (base64 in JSON). `breaks` names the rule this step violates, nil when the step is valid.
 public struct Step: Hashable, Sendable, Codable {
     public let kind: String
     public let inputs: [String: [UInt8]]
@@ -42,6 +42,29 @@ public struct Step: Hashable, Sendable, Codable {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, inputs, breaks }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try container.decode(String.self, forKey: .kind)
+        breaks = try container.decodeIfPresent(RuleID.self, forKey: .breaks)
+        var decoded: [String: [UInt8]] = [:]
+        for (name, text) in try container.decode([String: String].self, forKey: .inputs) {
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .inputs, in: container, debugDescription: "input \(name) is not base64")
+            }
+            decoded[name] = Array(data)
+        }
+        inputs = decoded
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(inputs.mapValues { Data($0).base64EncodedString() }, forKey: .inputs)
+        try container.encodeIfPresent(breaks, forKey: .breaks)
     }
 
     /// Accept unless this step breaks a rule the profile enforces.

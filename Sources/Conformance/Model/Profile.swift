@@ -20,6 +20,27 @@ public struct Profile: Hashable, Sendable, Codable {
 
     public func enforces(_ rule: RuleID) -> Bool { rules.contains(rule) }
 
+    enum CodingKeys: String, CodingKey { case name, description, families, rules, parameters }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
+        families = try container.decode([String].self, forKey: .families)
+        rules = Set(try container.decode([RuleID].self, forKey: .rules))
+        parameters = try container.decodeIfPresent([String: String].self, forKey: .parameters) ?? [:]
+    }
+
+    /// Rules are written sorted, so the same profile always serializes to the same bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(description, forKey: .description)
+        try container.encode(families, forKey: .families)
+        try container.encode(rules.sorted(), forKey: .rules)
+        try container.encode(parameters, forKey: .parameters)
+    }
+
     /// The same profile without `rule`: what `builtin:reference-without:<rule>` enforces.
     public func without(_ rule: RuleID) -> Profile {
         var copy = self

@@ -1,0 +1,89 @@
+/// The JSON Schema (draft 2020-12) of `VectorSuite` files, written beside them as `vectors/schema.json`.
+public enum VectorSchema {
+    public static let json = #"""
+    {
+      "$schema": "https://json-schema.org/draft/2020-12/schema",
+      "$id": "attest-harness-vectors/1",
+      "title": "attest-harness vector suite",
+      "description": "One evidence family's cases. Run each case in a fresh verifier session: configure it from context, submit the steps in order, and compare each verdict with expected[profile][step]. Inputs are base64 byte strings; their meaning per step kind is in stepKinds.",
+      "type": "object",
+      "required": ["format", "family", "seed", "stepKinds", "rules", "profiles", "numberOfCases", "cases"],
+      "additionalProperties": false,
+      "properties": {
+        "format": {"const": "attest-harness-vectors/1"},
+        "family": {"type": "string"},
+        "seed": {"type": "integer", "minimum": 0},
+        "stepKinds": {"type": "object", "additionalProperties": {"type": "string"}},
+        "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}},
+        "profiles": {"type": "array", "items": {"$ref": "#/$defs/profile"}},
+        "numberOfCases": {"type": "integer", "minimum": 0},
+        "cases": {"type": "array", "items": {"$ref": "#/$defs/case"}}
+      },
+      "$defs": {
+        "ruleId": {"type": "string", "pattern": "^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$"},
+        "outcome": {"enum": ["accept", "reject"]},
+        "rule": {
+          "type": "object",
+          "required": ["id", "statement", "source", "bugClass", "references"],
+          "additionalProperties": false,
+          "properties": {
+            "id": {"$ref": "#/$defs/ruleId"},
+            "statement": {"type": "string"},
+            "source": {"type": "string"},
+            "bugClass": {"enum": ["binding", "trust", "replay", "policy", "parsing", "signature"]},
+            "references": {"type": "array", "items": {"type": "string"}}
+          }
+        },
+        "profile": {
+          "type": "object",
+          "required": ["name", "description", "families", "rules", "parameters"],
+          "additionalProperties": false,
+          "properties": {
+            "name": {"type": "string"},
+            "description": {"type": "string"},
+            "families": {"type": "array", "items": {"type": "string"}},
+            "rules": {"type": "array", "items": {"$ref": "#/$defs/ruleId"}},
+            "parameters": {"type": "object", "additionalProperties": {"type": "string"}}
+          }
+        },
+        "case": {
+          "type": "object",
+          "required": ["id", "description", "importance", "context", "steps", "expected"],
+          "additionalProperties": false,
+          "properties": {
+            "id": {"type": "string", "pattern": "^[a-z][A-Za-z0-9.-]*$"},
+            "rule": {"$ref": "#/$defs/ruleId"},
+            "description": {"type": "string"},
+            "importance": {"enum": ["critical", "high", "medium", "low"]},
+            "context": {
+              "type": "object",
+              "required": ["time", "trustAnchors", "parameters"],
+              "additionalProperties": false,
+              "properties": {
+                "time": {"type": "string", "format": "date-time"},
+                "trustAnchors": {"type": "array", "items": {"type": "string", "pattern": "^-----BEGIN CERTIFICATE-----"}},
+                "parameters": {"type": "object", "additionalProperties": {"type": "string"}}
+              }
+            },
+            "steps": {
+              "type": "array",
+              "minItems": 1,
+              "items": {
+                "type": "object",
+                "required": ["kind", "inputs"],
+                "additionalProperties": false,
+                "properties": {
+                  "kind": {"type": "string"},
+                  "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}},
+                  "breaks": {"$ref": "#/$defs/ruleId"}
+                }
+              }
+            },
+            "expected": {"type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/outcome"}}}
+          }
+        }
+      }
+    }
+
+    """#
+}

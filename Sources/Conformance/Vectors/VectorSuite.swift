@@ -1,0 +1,56 @@
+import Foundation
+
+/// One family's vectors as a flat JSON file any language can consume (Wycheproof and x509-limbo style):
+/// rules explained once in `rules`, every case with its steps and, per built-in profile, the verdict expected at
+/// each step. Regenerating with the same seed gives a byte-identical file.
+public struct VectorSuite: Codable, Hashable, Sendable {
+    public static let formatVersion = "attest-harness-vectors/1"
+
+    public struct VectorCase: Codable, Hashable, Sendable {
+        public let id: String
+        public let rule: RuleID?
+        public let description: String
+        public let importance: Importance
+        public let context: CaseContext
+        public let steps: [Step]
+        /// Profile name to the verdict expected at each step.
+        public let expected: [String: [Verdict.Outcome]]
+    }
+
+    public let format: String
+    public let family: String
+    public let seed: UInt64
+    public let stepKinds: [String: String]
+    public let rules: [Rule]
+    public let profiles: [Profile]
+    public let numberOfCases: Int
+    public let cases: [VectorCase]
+
+    public init(family: String, seed: UInt64, stepKinds: [String: String], rules: [Rule], profiles: [Profile], cases: [Case]) {
+        format = Self.formatVersion
+        self.family = family
+        self.seed = seed
+        self.stepKinds = stepKinds
+        self.rules = rules
+        self.profiles = profiles
+        numberOfCases = cases.count
+        self.cases = cases.map { testCase in
+            VectorCase(
+                id: testCase.id, rule: testCase.rule, description: testCase.description, importance: testCase.importance,
+                context: testCase.context, steps: testCase.steps,
+                expected: Dictionary(uniqueKeysWithValues: profiles.map { profile in
+                    (profile.name, testCase.steps.map { $0.expectedVerdict(under: profile) })
+                }))
+        }
+    }
+
+    /// The cases back as `Case` values, for running a suite read from a file.
+    public var runnableCases: [Case] {
+        cases.map { Case(id: $0.id, family: family, rule: $0.rule, description: $0.description, importance: $0.importance,
+                         context: $0.context, steps: $0.steps) }
+    }
+
+    public var json: Data {
+        get throws { try JSONEncoder.harness.encode(self) + Data("\n".utf8) }
+    }
+}

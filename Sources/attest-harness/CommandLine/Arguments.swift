@@ -1,0 +1,80 @@
+/// A wrong command line: printed as one line on stderr, exit status 2.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One option a command accepts, for parsing and for `--help`.
+struct OptionSpec {
+    let name: String
+    /// Placeholder of the value (`FILE`, `N`); nil for a flag.
+    let value: String?
+    let help: String
+}
+
+/// GNU-style long options, parsed by hand (no outside packages): `--name value`, `--name=value`, flags, and
+/// `--` to end options. Repeated options keep the last value.
+struct Arguments {
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    init(_ arguments: [String], accepting specs: [OptionSpec]) throws {
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if argument == "-h" {
+                flags.insert("help")
+                continue
+            }
+            guard argument.hasPrefix("--") else { throw UsageError("unknown option \(argument)") }
+            let body = argument.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            let inlineValue = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+            if name == "help" {
+                flags.insert("help")
+                continue
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else { throw UsageError("unknown option --\(name)") }
+            if spec.value == nil {
+                if inlineValue != nil { throw UsageError("--\(name) takes no value") }
+                flags.insert(name)
+            } else if let inlineValue {
+                values[name] = inlineValue
+            } else {
+                guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(spec.value!))") }
+                values[name] = arguments[index]
+                index += 1
+            }
+        }
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func value(_ name: String) -> String? { values[name] }
+
+    func required(_ name: String) throws -> String {
+        guard let value = values[name], !value.isEmpty else { throw UsageError("missing --\(name)") }
+        return value
+    }
+
+    /// `--seed N`: a decimal unsigned 64-bit integer, 1 when absent.
+    func seed() throws -> UInt64 {
+        guard let text = values["seed"] else { return 1 }
+        guard let seed = UInt64(text) else { throw UsageError("bad seed \"\(text)\": expected a decimal number from 0 to \(UInt64.max)") }
+        return seed
+    }
+
+    func rejectPositional() throws {
+        if let first = positional.first { throw UsageError("unexpected argument \"\(first)\"") }
+    }
+}

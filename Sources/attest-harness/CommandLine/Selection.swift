@@ -1,0 +1,49 @@
+import Catalogue
+import Conformance
+import Foundation
+import Verifiers
+
+/// Resolving what the options name: profiles, cases, verifiers.
+enum Selection {
+    /// A built-in profile by name, or a profile JSON file by path.
+    static func profile(_ nameOrPath: String) throws -> Profile {
+        if let profile = BuiltinCatalogue.profile(named: nameOrPath) { return profile }
+        if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
+            guard FileManager.default.fileExists(atPath: nameOrPath) else { throw UsageError("no such profile file \(nameOrPath)") }
+            do {
+                return try Profile.load(from: URL(fileURLWithPath: nameOrPath))
+            } catch {
+                throw UsageError("profile file \(nameOrPath) is not a valid profile: \(error)")
+            }
+        }
+        throw UsageError("unknown profile \"\(nameOrPath)\"; built-in profiles: "
+                         + BuiltinCatalogue.profiles.map(\.name).joined(separator: ", "))
+    }
+
+    /// The cases `profile` covers, or every family's cases when there is none.
+    static func cases(profile: Profile?, seed: UInt64) throws -> [Case] {
+        do {
+            if let profile { return try BuiltinCatalogue.cases(for: profile, seed: seed) }
+            return try BuiltinCatalogue.allCases(seed: seed)
+        } catch let error as CatalogueError {
+            throw UsageError("\(error)")
+        }
+    }
+
+    /// `builtin:reference` or `builtin:reference-without:<rule>`.
+    static func verifier(_ uri: String, profile: Profile) throws -> any AttestationVerifier {
+        if uri == "builtin:reference" { return ReferenceVerifier(profile: profile, name: uri) }
+        let mutantPrefix = "builtin:reference-without:"
+        if uri.hasPrefix(mutantPrefix) {
+            let rule = RuleID(String(uri.dropFirst(mutantPrefix.count)))
+            guard profile.enforces(rule) else {
+                throw UsageError("profile \(profile.name) does not enforce rule \"\(rule)\"; see attest-harness list --profile \(profile.name)")
+            }
+            return ReferenceVerifier(profile: profile.without(rule), name: uri)
+        }
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>")
+    }
+
+    /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.
+    static func matches(_ glob: String, _ id: String) -> Bool { fnmatch(glob, id, 0) == 0 }
+}

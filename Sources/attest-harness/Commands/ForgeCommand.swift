@@ -1,0 +1,43 @@
+import Catalogue
+import Conformance
+import Foundation
+
+enum ForgeCommand: Command {
+    static let name = "forge"
+    static let abstract = "Write one case's evidence as files, with case.json describing it."
+    static let usage = "--case ID --out DIR [--seed N] [--profile P]"
+    static let options = [
+        OptionSpec(name: "case", value: "ID", help: "The case id (see attest-harness list)."),
+        OptionSpec(name: "out", value: "DIR", help: "Directory to write into (created if missing)."),
+        OptionSpec(name: "seed", value: "N", help: "Seed the evidence is derived from (default 1)."),
+        OptionSpec(name: "profile", value: "P", help: "Forge for profile P's parameters (default: the family's built-in profile)."),
+    ]
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectPositional()
+        let id = try arguments.required("case")
+        let out = try arguments.required("out")
+        let seed = try arguments.seed()
+        let profile = try arguments.value("profile").map(Selection.profile)
+        guard let testCase = try Selection.cases(profile: profile, seed: seed).first(where: { $0.id == id }) else {
+            throw UsageError("unknown case \"\(id)\"; see attest-harness list")
+        }
+        let directory = try Output.directory(out)
+        for (index, step) in testCase.steps.enumerated() {
+            let kind = step.kind.split(separator: ".").last.map(String.init) ?? step.kind
+            for (name, bytes) in step.inputs {
+                let suffix = ["attestationObject", "assertion"].contains(name) ? "cbor" : "bin"
+                try Output.writeFile(bytes, to: directory.appendingPathComponent("\(index + 1)-\(kind).\(name).\(suffix)"))
+            }
+        }
+        for (index, anchor) in testCase.context.trustAnchors.enumerated() {
+            try Output.writeFile(Array(anchor.utf8), to: directory.appendingPathComponent("trust-anchor-\(index + 1).pem"))
+        }
+        let profiles = profile.map { [$0] } ?? BuiltinCatalogue.profiles.filter { $0.families.contains(testCase.family) }
+        let suite = VectorSuite(family: testCase.family, seed: seed, stepKinds: [:], rules: [], profiles: profiles, cases: [testCase])
+        let description = try JSONEncoder.harness.encode(suite.cases[0])
+        try Output.writeFile(Array(description) + [0x0a], to: directory.appendingPathComponent("case.json"))
+        FileHandle.standardError.write(Data("attest-harness forge: wrote \(testCase.id) to \(out)\n".utf8))
+        return 0
+    }
+}

@@ -1,0 +1,58 @@
+import Catalogue
+import Conformance
+import Foundation
+
+enum ListCommand: Command {
+    static let name = "list"
+    static let abstract = "List the catalogue's cases with their rule and expected verdict."
+    static let usage = "[--profile P] [--family F] [--format table|json] [--seed N]"
+    static let options = [
+        OptionSpec(name: "profile", value: "P", help: "Only the cases of profile P (a built-in name or a JSON file); expectations under P."),
+        OptionSpec(name: "family", value: "F", help: "Only the cases of evidence family F (app-attest)."),
+        OptionSpec(name: "format", value: "FORMAT", help: "table (default) or json."),
+        OptionSpec(name: "seed", value: "N", help: "Seed the cases are forged from (default 1)."),
+    ]
+
+    struct Entry: Codable {
+        let id: String
+        let family: String
+        let rule: RuleID?
+        let importance: Importance
+        let description: String
+        let expected: Verdict.Outcome?
+    }
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectPositional()
+        let format = arguments.value("format") ?? "table"
+        guard ["table", "json"].contains(format) else { throw UsageError("bad format \"\(format)\"; expected table or json") }
+        let profile = try arguments.value("profile").map(Selection.profile)
+        var cases = try Selection.cases(profile: profile, seed: try arguments.seed())
+        if let family = arguments.value("family") {
+            let known = Set(BuiltinCatalogue.families.map { $0.name })
+            guard known.contains(family) else {
+                throw UsageError("unknown family \"\(family)\"; families: \(known.sorted().joined(separator: ", "))")
+            }
+            cases = cases.filter { $0.family == family }
+        }
+        let entries = cases.map {
+            Entry(id: $0.id, family: $0.family, rule: $0.rule, importance: $0.importance, description: $0.description,
+                  expected: profile.map($0.expectedOutcome))
+        }
+        if format == "json" {
+            try Output.write(String(decoding: try JSONEncoder.harness.encode(entries), as: UTF8.self) + "\n", to: nil)
+            return 0
+        }
+        let idWidth = entries.map(\.id.count).max() ?? 0
+        let ruleWidth = entries.map { ($0.rule?.rawValue ?? "valid").count }.max() ?? 0
+        var lines = entries.map { entry in
+            [entry.id.padding(toLength: idWidth, withPad: " ", startingAt: 0),
+             (entry.rule?.rawValue ?? "valid").padding(toLength: ruleWidth, withPad: " ", startingAt: 0),
+             entry.importance.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
+             entry.expected?.rawValue ?? ""].joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        lines.append("\(entries.count) cases")
+        try Output.write(lines.joined(separator: "\n") + "\n", to: nil)
+        return 0
+    }
+}

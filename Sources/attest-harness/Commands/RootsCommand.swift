@@ -1,0 +1,25 @@
+import Catalogue
+import Foundation
+
+enum RootsCommand: Command {
+    static let name = "roots"
+    static let abstract = "Write the test trust anchors as PEM, for configuring a verifier under test."
+    static let usage = "--out DIR [--seed N]"
+    static let options = [
+        OptionSpec(name: "out", value: "DIR", help: "Directory to write into (created if missing)."),
+        OptionSpec(name: "seed", value: "N", help: "Seed the test PKI is derived from (default 1)."),
+    ]
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectPositional()
+        let directory = try Output.directory(try arguments.required("out"))
+        let seed = try arguments.seed()
+        for family in BuiltinCatalogue.families {
+            for (file, contents) in try family.trustAnchors(seed: seed).sorted(by: { $0.key < $1.key }) {
+                try Output.writeFile(Array(contents.utf8), to: directory.appendingPathComponent(file))
+                FileHandle.standardError.write(Data("attest-harness roots: wrote \(directory.appendingPathComponent(file).path)\n".utf8))
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,59 @@
+import Catalogue
+import Conformance
+import Foundation
+
+enum RunCommand: Command {
+    static let name = "run"
+    static let abstract = "Run the catalogue against a verifier and report findings."
+    static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N]"
+    static let options = [
+        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference or builtin:reference-without:<rule>."),
+        OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
+        OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
+        OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),
+        OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
+        OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run: exit 1 only for new findings."),
+        OptionSpec(name: "seed", value: "N", help: "Seed the cases are forged from (default 1)."),
+        OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores)."),
+    ]
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectPositional()
+        let profile = try Selection.profile(try arguments.required("profile"))
+        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile)
+        let formatName = arguments.value("format") ?? "console"
+        guard let format = ReportFormat(rawValue: formatName) else {
+            throw UsageError("bad format \"\(formatName)\"; expected one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let seed = try arguments.seed()
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        if let text = arguments.value("jobs") {
+            guard let value = Int(text), (1...256).contains(value) else { throw UsageError("bad --jobs \"\(text)\": expected 1 to 256") }
+            jobs = value
+        }
+        let baseline = try arguments.value("baseline").map { path -> RunReport in
+            guard FileManager.default.fileExists(atPath: path) else { throw UsageError("no such baseline file \(path)") }
+            do {
+                return try RunReport.load(from: URL(fileURLWithPath: path))
+            } catch {
+                throw UsageError("baseline \(path) is not a JSON report of attest-harness run: \(error)")
+            }
+        }
+        var cases = try Selection.cases(profile: profile, seed: seed)
+        if let glob = arguments.value("filter") {
+            cases = cases.filter { Selection.matches(glob, $0.id) }
+            guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
+        }
+
+        var report = Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs) { done, total in
+            Output.progress("attest-harness run: \(done)/\(total) cases")
+        }
+        Output.endProgress()
+        if let baseline { report = report.compared(with: baseline) }
+        let out = arguments.value("out")
+        let text = try format.render(report, rules: BuiltinCatalogue.rules,
+                                     color: format == .console && out == nil && Output.colorOnStdout)
+        try Output.write(text, to: out)
+        return report.exitCode
+    }
+}

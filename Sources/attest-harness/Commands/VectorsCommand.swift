@@ -1,0 +1,26 @@
+import Catalogue
+import Conformance
+import Foundation
+
+enum VectorsCommand: Command {
+    static let name = "vectors"
+    static let abstract = "Write every family's cases as JSON vector suites, with their JSON Schema."
+    static let usage = "--out DIR [--seed N]"
+    static let options = [
+        OptionSpec(name: "out", value: "DIR", help: "Directory to write into, usually vectors/ (created if missing)."),
+        OptionSpec(name: "seed", value: "N", help: "Seed the cases are forged from (default 1)."),
+    ]
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectPositional()
+        let out = try arguments.required("out")
+        let seed = try arguments.seed()
+        let directory = try Output.directory(out)
+        for (file, suite) in try BuiltinCatalogue.vectorSuites(seed: seed) {
+            try Output.writeFile(Array(try suite.json), to: directory.appendingPathComponent(file))
+            FileHandle.standardError.write(Data("attest-harness vectors: wrote \(suite.numberOfCases) cases to \(out)/\(file)\n".utf8))
+        }
+        try Output.writeFile(Array(VectorSchema.json.utf8), to: directory.appendingPathComponent("schema.json"))
+        return 0
+    }
+}
