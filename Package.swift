@@ -46,6 +46,8 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR", "TestSupport"]),
         .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "Conformance", "Verifiers", "Forge", "Evidence",
                                                             "Crypto", "CBOR", "DER"]),
+        // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
+        .testTarget(name: "CLITests", dependencies: ["attest-harness", "Conformance", "Crypto"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "RealSamplesTests",
