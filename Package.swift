@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "Verifiers", dependencies: ["Conformance", "Catalogue", "Evidence", "Crypto", "DER", "CBOR"]),
         // The command line.
         .executableTarget(name: "attest-harness", dependencies: ["Conformance", "Catalogue", "Verifiers"]),
+        // Measurements behind scripts/bench.
+        .executableTarget(name: "Benchmarks", dependencies: ["Conformance", "Catalogue", "Forge", "Verifiers"]),
 
         .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),

@@ -1,0 +1,48 @@
+import Catalogue
+import Conformance
+import Forge
+import Foundation
+import Verifiers
+
+/// Measurements for scripts/bench, printed as `name value` lines (seconds and counts) for the script to compare
+/// with `openssl speed`. Speed is measured here, never asserted in tests.
+@main
+enum Benchmarks {
+    static func main() throws {
+        let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
+        let profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
+
+        // Forge throughput: a fresh attestation (new challenge, new credential certificate) per iteration.
+        let forge = try AppAttestForge(seed: .default, appId: "A1B2C3D4E5.dev.attest-harness.example", environment: .production)
+        var blueprint = try forge.scenario(assertionCounters: []).attestation
+        let forgeStart = Date()
+        for index in 0..<iterations {
+            blueprint.challenge = try forge.challenge("bench \(index)")
+            blueprint.clientDataHash = blueprint.challenge
+            _ = try blueprint.render()
+        }
+        let forgeSeconds = Date().timeIntervalSince(forgeStart)
+
+        // Catalogue: forge every case from scratch, then run it against the reference verifier on one core.
+        let catalogueStart = Date()
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let forgedAt = Date()
+        let report = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(cases, seed: 1, jobs: 1)
+        let end = Date()
+        precondition(report.exitCode == 0, "the reference verifier must be conformant while benchmarking")
+
+        let attestationSteps = cases.flatMap(\.steps).filter { $0.kind == AppAttestFamily.attestationStep }.count
+        let assertionSteps = cases.flatMap(\.steps).filter { $0.kind == AppAttestFamily.assertionStep }.count
+        print("forge.iterations \(iterations)")
+        print("forge.seconds \(forgeSeconds)")
+        print("catalogue.cases \(cases.count)")
+        print("catalogue.forge.seconds \(forgedAt.timeIntervalSince(catalogueStart))")
+        print("catalogue.run.seconds \(end.timeIntervalSince(forgedAt))")
+        // The signature operations the catalogue cannot avoid: per attestation a P-384 credential certificate
+        // signature and two P-384 chain verifications; per assertion a P-256 signature and a P-256 verification.
+        print("catalogue.p384.sign \(attestationSteps)")
+        print("catalogue.p384.verify \(2 * attestationSteps)")
+        print("catalogue.p256.sign \(assertionSteps)")
+        print("catalogue.p256.verify \(assertionSteps)")
+    }
+}
