@@ -12,6 +12,11 @@ struct OptionSpec {
     let help: String
 }
 
+extension OptionSpec {
+    static let seed = OptionSpec(name: "seed", value: "N", help: "Seed everything forged is derived from (default 1).")
+    static let outDirectory = OptionSpec(name: "out", value: "DIR", help: "Directory to write into (created if missing).")
+}
+
 /// GNU-style long options, parsed by hand (no outside packages): `--name value`, `--name=value`, flags, and
 /// `--` to end options. Repeated options keep the last value.
 struct Arguments {

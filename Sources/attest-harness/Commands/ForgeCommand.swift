@@ -6,10 +6,10 @@ enum ForgeCommand: Command {
     static let name = "forge"
     static let abstract = "Write one case's evidence as files, with case.json describing it."
     static let usage = "--case ID --out DIR [--seed N] [--profile P]"
-    static let options = [
+    static let options: [OptionSpec] = [
         OptionSpec(name: "case", value: "ID", help: "The case id (see attest-harness list)."),
-        OptionSpec(name: "out", value: "DIR", help: "Directory to write into (created if missing)."),
-        OptionSpec(name: "seed", value: "N", help: "Seed the evidence is derived from (default 1)."),
+        .outDirectory,
+        .seed,
         OptionSpec(name: "profile", value: "P", help: "Forge for profile P's parameters (default: the family's built-in profile)."),
     ]
 

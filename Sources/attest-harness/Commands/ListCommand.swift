@@ -6,11 +6,11 @@ enum ListCommand: Command {
     static let name = "list"
     static let abstract = "List the catalogue's cases with their rule and expected verdict."
     static let usage = "[--profile P] [--family F] [--format table|json] [--seed N]"
-    static let options = [
+    static let options: [OptionSpec] = [
         OptionSpec(name: "profile", value: "P", help: "Only the cases of profile P (a built-in name or a JSON file); expectations under P."),
         OptionSpec(name: "family", value: "F", help: "Only the cases of evidence family F (app-attest)."),
         OptionSpec(name: "format", value: "FORMAT", help: "table (default) or json."),
-        OptionSpec(name: "seed", value: "N", help: "Seed the cases are forged from (default 1)."),
+        .seed,
     ]
 
     struct Entry: Codable {

@@ -5,9 +5,9 @@ enum RootsCommand: Command {
     static let name = "roots"
     static let abstract = "Write the test trust anchors as PEM, for configuring a verifier under test."
     static let usage = "--out DIR [--seed N]"
-    static let options = [
-        OptionSpec(name: "out", value: "DIR", help: "Directory to write into (created if missing)."),
-        OptionSpec(name: "seed", value: "N", help: "Seed the test PKI is derived from (default 1)."),
+    static let options: [OptionSpec] = [
+        .outDirectory,
+        .seed,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {

@@ -6,14 +6,14 @@ enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
     static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N]"
-    static let options = [
+    static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference or builtin:reference-without:<rule>."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run: exit 1 only for new findings."),
-        OptionSpec(name: "seed", value: "N", help: "Seed the cases are forged from (default 1)."),
+        .seed,
         OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores)."),
     ]
 

@@ -6,9 +6,9 @@ enum VectorsCommand: Command {
     static let name = "vectors"
     static let abstract = "Write every family's cases as JSON vector suites, with their JSON Schema."
     static let usage = "--out DIR [--seed N]"
-    static let options = [
-        OptionSpec(name: "out", value: "DIR", help: "Directory to write into, usually vectors/ (created if missing)."),
-        OptionSpec(name: "seed", value: "N", help: "Seed the cases are forged from (default 1)."),
+    static let options: [OptionSpec] = [
+        .outDirectory,
+        .seed,
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
