@@ -43,6 +43,20 @@ let package = Package(
         // Measurements behind scripts/bench.
         .executableTarget(name: "Benchmarks", dependencies: ["Conformance", "Catalogue", "Forge", "Verifiers"]),
 
+        // Fuzzing: the properties (shared with swift test's regression replay), libFuzzer entry points built
+        // one at a time by scripts/fuzz, and the seed-corpus writer.
+        .target(name: "FuzzOracles", dependencies: ["CBOR", "CBORReference", "DER", "Crypto", "COpenSSL", "Catalogue",
+                                                     "Conformance", "Evidence", "Forge", "Verifiers"],
+                path: "Sources/Fuzz/FuzzOracles"),
+        .target(name: "CFuzzSupport", path: "Sources/Fuzz/CFuzzSupport"),
+        .executableTarget(name: "fuzz-cbor", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-cbor"),
+        .executableTarget(name: "fuzz-der", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-der"),
+        .executableTarget(name: "fuzz-x509", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-x509"),
+        .executableTarget(name: "fuzz-keydescription", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-keydescription"),
+        .executableTarget(name: "fuzz-attestation", dependencies: ["FuzzOracles", "CFuzzSupport"],
+                          path: "Sources/Fuzz/fuzz-attestation"),
+        .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
+
         .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR", "TestSupport"]),
@@ -50,6 +64,8 @@ let package = Package(
                                                             "Crypto", "CBOR", "DER"]),
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
         .testTarget(name: "CLITests", dependencies: ["attest-harness", "Conformance", "Crypto"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "DER"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzOracles"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "RealSamplesTests",

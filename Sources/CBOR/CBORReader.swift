@@ -14,6 +14,8 @@ public struct CBORReader {
         public var allowDuplicateMapKeys = false
         /// Require CTAP2 canonical form: shortest heads, definite lengths, sorted keys, no tags.
         public var requireCanonical = false
+        /// With `requireCanonical`, accept tags all the same.
+        public var allowTags = false
         /// Deepest nesting accepted; the top-level item is depth 1.
         public var maximumDepth = 32
 
@@ -23,6 +25,13 @@ public struct CBORReader {
         public static let ctap2Canonical: Options = {
             var options = Options()
             options.requireCanonical = true
+            return options
+        }()
+
+        /// CTAP2 canonical form apart from the ban on tags: shortest heads, definite lengths, sorted keys.
+        public static let ctap2CanonicalWithTags: Options = {
+            var options = ctap2Canonical
+            options.allowTags = true
             return options
         }()
     }
@@ -116,7 +125,7 @@ public struct CBORReader {
         case 5:
             return .map(try map(head, at: &position, depth: depth))
         case 6:
-            if options.requireCanonical { throw CBORError(.tagNotAllowed, at: head.offset) }
+            if options.requireCanonical && !options.allowTags { throw CBORError(.tagNotAllowed, at: head.offset) }
             return .tagged(head.argument, try item(at: &position, depth: depth + 1))
         default:
             return try simpleOrFloat(head)

@@ -40,10 +40,11 @@ public enum LibCBORDecoder {
             }
             return .text(text)
         case CBOR_TYPE_ARRAY:
-            let handle = cbor_array_handle(item)!
+            // An empty (indefinite) array has no handle at all.
+            guard let handle = cbor_array_handle(item) else { return .array([]) }
             return .array(try (0..<cbor_array_size(item)).map { try convert(handle[$0]!) })
         case CBOR_TYPE_MAP:
-            let handle = cbor_map_handle(item)!
+            guard let handle = cbor_map_handle(item) else { return .map([]) }
             return .map(try (0..<cbor_map_size(item)).map {
                 CBORMapEntry(try convert(handle[$0].key!), try convert(handle[$0].value!))
             })
@@ -62,11 +63,13 @@ public enum LibCBORDecoder {
         if cbor_isa_bytestring(item) ? cbor_bytestring_is_definite(item) : cbor_string_is_definite(item) {
             let length = cbor_isa_bytestring(item) ? cbor_bytestring_length(item) : cbor_string_length(item)
             let handle = cbor_isa_bytestring(item) ? cbor_bytestring_handle(item) : cbor_string_handle(item)
-            return length == 0 ? [] : Array(UnsafeBufferPointer(start: handle, count: length))
+            guard length > 0, let handle else { return [] }
+            return Array(UnsafeBufferPointer(start: handle, count: length))
         }
-        let chunks = cbor_isa_bytestring(item) ? cbor_bytestring_chunks_handle(item) : cbor_string_chunks_handle(item)
         let count = cbor_isa_bytestring(item) ? cbor_bytestring_chunk_count(item) : cbor_string_chunk_count(item)
-        return try (0..<count).flatMap { try stringBytes(chunks![$0]!) }
+        guard count > 0, let chunks = cbor_isa_bytestring(item) ? cbor_bytestring_chunks_handle(item)
+                                                                : cbor_string_chunks_handle(item) else { return [] }
+        return try (0..<count).flatMap { try stringBytes(chunks[$0]!) }
     }
 
     private static func floatOrControl(_ item: UnsafeMutablePointer<cbor_item_t>) throws -> CBORValue {

@@ -13,7 +13,7 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupportedLength
         /// Tag number in high-tag form that fits the low form, or with a leading `0x80` digit (X.690 §8.1.2.4.2).
         case nonMinimalTagNumber
-        /// A tag number larger than 2^63.
+        /// A tag number above 2^31 − 1: X.690 sets no limit, but OpenSSL cannot represent one and no format uses one.
         case tagNumberTooLarge
         /// An INTEGER or ENUMERATED whose first nine bits are all equal (X.690 §8.3.2).
         case nonMinimalInteger
@@ -39,10 +39,14 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
         case unexpectedTag(expected: ASN1Identifier, found: ASN1Identifier)
         /// The schema requires another element here but the enclosing element has no more.
         case missingElement
+        /// Components the schema requires in ascending tag order are not (Android AuthorizationList).
+        case outOfOrder
         /// The schema has no place for this element.
         case unexpectedElement
         /// An OBJECT IDENTIFIER that is empty or has a non-minimal sub-identifier (X.690 §8.19.2).
         case invalidObjectIdentifier
+        /// A component equal to its DEFAULT value is encoded, which DER forbids (X.690 §11.5).
+        case encodedDefault
         /// An INTEGER outside the range the caller asked for.
         case integerOutOfRange
         /// A UTCTime or GeneralizedTime not in the DER form (X.690 §11.7, §11.8; RFC 5280 §4.1.2.5).

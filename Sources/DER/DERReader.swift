@@ -2,8 +2,8 @@
 ///
 /// Structure is checked for every element: identifier and length octets in their shortest form, no length
 /// beyond the bytes left, universal types in the right form, SET elements sorted, and the content rules of
-/// BOOLEAN, INTEGER, ENUMERATED, NULL and BIT STRING. Types with character or date syntax (OBJECT IDENTIFIER,
-/// strings, times) are checked when their typed accessor reads them. Nesting is limited, so hostile input can
+/// BOOLEAN, INTEGER, ENUMERATED, NULL, OBJECT IDENTIFIER, BIT STRING, and the character width of UniversalString
+/// and BMPString. Character sets and dates (strings, times) are checked when their typed accessor reads them. Nesting is limited, so hostile input can
 /// neither exhaust the stack nor make the parser allocate more than the input's size.
 public struct DERReader {
     /// Deviations from DER the reader accepts. All are off in `.strict`.
@@ -117,7 +117,7 @@ public struct DERReader {
             guard position < limit else { throw DERError(.truncated, at: position) }
             let digit = bytes[position]
             if position == start + 1 && digit == 0x80 { throw DERError(.nonMinimalTagNumber, at: position) }
-            if number > (UInt64.max >> 8) { throw DERError(.tagNumberTooLarge, at: position) }
+            if number > (UInt64(Int32.max) >> 7) { throw DERError(.tagNumberTooLarge, at: position) }
             number = (number << 7) | UInt64(digit & 0x7f)
             position += 1
             if digit & 0x80 == 0 { break }
@@ -199,6 +199,13 @@ public struct DERReader {
             }
         case 5:
             if !content.isEmpty { throw DERError(.invalidNull, at: offset) }
+        case 6:
+            if ASN1ObjectIdentifier(contentBytes: content) == nil { throw DERError(.invalidObjectIdentifier, at: offset) }
+        case 28:
+            // UniversalString holds 4-octet characters, BMPString 2-octet ones (X.690 §8.23.7, §8.23.8).
+            if content.count % 4 != 0 { throw DERError(.invalidString, at: offset) }
+        case 30:
+            if content.count % 2 != 0 { throw DERError(.invalidString, at: offset) }
         default:
             break
         }

@@ -113,8 +113,9 @@ import Testing
         #expect(try DERReader.parse(tagged.serialized).identifier == .explicit(709))
         #expect(rejection([0xbf, 0x80, 0x85, 0x45, 0x00]) == DERError(.nonMinimalTagNumber, at: 1))
         #expect(rejection([0xbf, 0x05, 0x00]) == DERError(.nonMinimalTagNumber, at: 1))
-        #expect(rejection([0xbf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00]) ==
-                DERError(.tagNumberTooLarge, at: 10))
+        // 2^31 − 1 (87 ff ff ff 7f) is the largest tag number; 2^31 (88 80 80 80 00) is refused at its last digit.
+        #expect(try DERReader.parse([0x9f, 0x87, 0xff, 0xff, 0xff, 0x7f, 0x00]).identifier.tagNumber == UInt64(Int32.max))
+        #expect(rejection([0x9f, 0x88, 0x80, 0x80, 0x80, 0x00, 0x00]) == DERError(.tagNumberTooLarge, at: 5))
     }
 
     @Test func nullAndBitStringContent() {
@@ -122,6 +123,13 @@ import Testing
         #expect(rejection([0x03, 0x00]) == DERError(.invalidBitString, at: 2))
         #expect(rejection([0x03, 0x02, 0x08, 0x00]) == DERError(.invalidBitString, at: 2))
         #expect(rejection([0x03, 0x02, 0x01, 0x01]) == DERError(.invalidBitString, at: 3))
+    }
+
+    @Test func stringWidths() {
+        // Found by fuzz-der: OpenSSL refuses these, so the strict reader must too.
+        #expect(rejection([0x1e, 0x01, 0xff]) == DERError(.invalidString, at: 2))
+        #expect(rejection([0x1c, 0x02, 0x00, 0x41]) == DERError(.invalidString, at: 2))
+        #expect(rejection([0x1e, 0x02, 0x00, 0x41]) == nil)
     }
 
     @Test func endOfContentsWhereAnElementBelongs() {

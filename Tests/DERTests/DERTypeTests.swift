@@ -13,8 +13,12 @@ import Testing
         #expect(ASN1ObjectIdentifier(dotted: "3.1") == nil)
         #expect(ASN1ObjectIdentifier(dotted: "1.40") == nil)
         #expect(ASN1ObjectIdentifier(dotted: "1..2") == nil)
+        // The strict reader checks OID content (X.690 §8.19.2) where it stands: at its first content octet.
         for bad: [UInt8] in [[0x06, 0x00], [0x06, 0x02, 0x2a, 0x86], [0x06, 0x03, 0x2a, 0x80, 0x01]] {
-            #expect(throws: DERError(.invalidObjectIdentifier, at: 0)) { try DERReader.parse(bad).oidValue() }
+            #expect(throws: DERError(.invalidObjectIdentifier, at: 2)) { try DERReader.parse(bad) }
+        }
+        #expect(throws: DERError(.invalidObjectIdentifier, at: 0)) {
+            try DERElement.primitive(.objectIdentifier, [0x2a, 0x86]).oidValue()
         }
     }
 

@@ -53,6 +53,15 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         return out.isEmpty ? [0] : out
     }
 
+    /// DER of the serialNumber INTEGER as OpenSSL holds it.
+    public var serialNumberDER: [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_ASN1_INTEGER(X509_get0_serialNumber(x509), &out)
+        guard length > 0, let out else { return [] }
+        defer { copenssl_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
     public var notBefore: Date { Certificate.date(X509_get0_notBefore(x509)) }
     public var notAfter: Date { Certificate.date(X509_get0_notAfter(x509)) }
 

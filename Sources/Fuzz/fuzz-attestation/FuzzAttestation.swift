@@ -1,0 +1,23 @@
+import CFuzzSupport
+import FuzzOracles
+
+/// libFuzzer entry point of fuzz-attestation; the property lives in FuzzOracles so that swift test replays it.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzTarget.attestation.fuzz(data, size)
+    return 0
+}
+
+/// Structure-aware mutation: one field of the decoded attestation object at a time (see `AttestationMutator`).
+@_cdecl("LLVMFuzzerCustomMutator")
+public func fuzzMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let output = AttestationMutator.mutate(input, maxSize: maxSize, seed: seed) { bytes, limit in
+        let count = bytes.count
+        bytes += [UInt8](repeating: 0, count: max(0, limit - count))
+        let newCount = bytes.withUnsafeMutableBufferPointer { fuzz_support_mutate($0.baseAddress, count, limit) }
+        bytes.removeLast(bytes.count - min(newCount, bytes.count))
+    }
+    output.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: output.count) }
+    return output.count
+}
