@@ -34,10 +34,6 @@ public enum BuiltinCatalogue {
         }
     }
 
-    public static func catalogue(seed: UInt64) throws -> Catalogue {
-        Catalogue(rules: rules, profiles: profiles, cases: try allCases(seed: seed))
-    }
-
     /// Each family's vector suite under `seed`, with its file name (`app-attest.json`).
     public static func vectorSuites(seed: UInt64) throws -> [(file: String, suite: VectorSuite)] {
         try families.map { family in

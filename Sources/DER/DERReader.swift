@@ -45,11 +45,6 @@ public struct DERReader {
         return element
     }
 
-    /// Parses one element from the start of `bytes` and returns it with the number of bytes it used.
-    public static func parsePrefix(_ bytes: [UInt8], options: Options = .strict) throws -> (DERElement, Int) {
-        try DERReader(bytes: bytes, options: options).element(at: 0, limit: bytes.count, depth: 1)
-    }
-
     private func element(at start: Int, limit: Int, depth: Int) throws -> (DERElement, Int) {
         if depth > options.maximumDepth {
             throw DERError(.depthLimitExceeded(limit: options.maximumDepth), at: start)

@@ -19,7 +19,6 @@ public struct ChainVerificationError: Error, Hashable, Sendable, CustomStringCon
     public static let keyUsageWithoutCertificateSigning = Int32(X509_V_ERR_KEYUSAGE_NO_CERTSIGN)
     public static let pathLengthExceeded = Int32(X509_V_ERR_PATH_LENGTH_EXCEEDED)
     public static let selfSignedLeaf = Int32(X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT)
-    public static let selfSignedInChain = Int32(X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN)
 }
 
 /// RFC 5280 path validation by OpenSSL's `X509_verify_cert`, at an explicit time and against explicit trust

@@ -20,7 +20,6 @@ public struct DistinguishedName: Hashable, Sendable {
         public static func locality(_ v: String) -> Attribute { Attribute("2.5.4.7", .utf8String(v)) }
         public static func country(_ v: String) -> Attribute { Attribute("2.5.4.6", .printableString(v)) }
         public static func serialNumber(_ v: String) -> Attribute { Attribute("2.5.4.5", .printableString(v)) }
-        public static func title(_ v: String) -> Attribute { Attribute("2.5.4.12", .utf8String(v)) }
     }
 
     public var attributes: [Attribute]
