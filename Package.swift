@@ -65,6 +65,7 @@ let package = Package(
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
         .testTarget(name: "CLITests", dependencies: ["attest-harness", "Conformance", "Crypto"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "DER"]),
+        .testTarget(name: "ForgeTests", dependencies: ["Forge", "Evidence", "Crypto", "CBOR", "DER"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzOracles"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(

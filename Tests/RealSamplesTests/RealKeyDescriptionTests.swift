@@ -150,3 +150,15 @@ enum UpstreamJSON {
         return out
     }
 }
+
+/// Google's sample status list reads, and flags the real suspended certificate.
+@Suite struct RealStatusListTests {
+    @Test func sampleListFlagsTheSuspendedCertificate() throws {
+        let list = try AttestationStatusList(json: Data(contentsOf: RealSamples.directory.appendingPathComponent("android/status-sample.json")))
+        #expect(list.entries.count == 5)
+        #expect(list.entries.values.filter { $0.status == .revoked }.count == 4)
+        let suspended = try #require(try Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
+        #expect(list.entry(serialNumber: suspended.serialNumber) == .init(status: .suspended, reason: .keyCompromise,
+                                                                          comment: "Entry for testing only"))
+    }
+}

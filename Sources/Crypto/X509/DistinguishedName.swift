@@ -20,6 +20,7 @@ public struct DistinguishedName: Hashable, Sendable {
         public static func locality(_ v: String) -> Attribute { Attribute("2.5.4.7", .utf8String(v)) }
         public static func country(_ v: String) -> Attribute { Attribute("2.5.4.6", .printableString(v)) }
         public static func serialNumber(_ v: String) -> Attribute { Attribute("2.5.4.5", .printableString(v)) }
+        public static func title(_ v: String) -> Attribute { Attribute("2.5.4.12", .utf8String(v)) }
     }
 
     public var attributes: [Attribute]
@@ -31,4 +32,19 @@ public struct DistinguishedName: Hashable, Sendable {
     }
 
     public var der: [UInt8] { element.serialized }
+
+    /// Reads a Name as written (one attribute per RDN, as every certificate the harness meets has).
+    public init(der: [UInt8]) throws {
+        var rdns = try DERReader.parse(der).contents(field: "Name")
+        var attributes: [Attribute] = []
+        while !rdns.remaining.isEmpty {
+            var set = try rdns.next().contents(.set, field: "RelativeDistinguishedName")
+            while !set.remaining.isEmpty {
+                var pair = try set.next().contents(field: "AttributeTypeAndValue")
+                attributes.append(Attribute(try pair.next("type").oidValue(field: "type"), try pair.next("value")))
+                try pair.finish()
+            }
+        }
+        self.attributes = attributes
+    }
 }

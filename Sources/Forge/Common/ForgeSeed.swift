@@ -13,9 +13,12 @@ public struct ForgeSeed: Hashable, Sendable {
 
     var bytes: [UInt8] { Array("attest-harness seed \(value)".utf8) }
 
-    /// The key (`algorithm`, `label`) derives to under this seed.
+    /// The key (`algorithm`, `label`) derives to under this seed. Derived once per process and kept: an RSA-4096
+    /// derivation takes seconds, and every case of a family reuses its PKI's keys.
     public func key(_ algorithm: KeyAlgorithm, _ label: String) throws -> PrivateKey {
-        try PrivateKey.derive(algorithm, seed: bytes, label: label)
+        try KeyCache.shared.key("\(value) \(algorithm) \(label)") {
+            try PrivateKey.derive(algorithm, seed: bytes, label: label)
+        }
     }
 
     /// `count` bytes that (`seed`, `label`) derive to: challenges, identifiers.
@@ -25,4 +28,20 @@ public struct ForgeSeed: Hashable, Sendable {
 
     /// The time forged evidence is issued at and cases are verified at. Fixed, never the machine's clock.
     public static let referenceTime = Date(timeIntervalSince1970: 1_768_478_400)  // 2026-01-15T12:00:00Z
+}
+
+/// Derived keys by (seed, algorithm, label), shared by every thread of the process.
+private final class KeyCache: @unchecked Sendable {
+    static let shared = KeyCache()
+    private var keys: [String: PrivateKey] = [:]
+    private let lock = NSLock()
+
+    func key(_ name: String, derive: () throws -> PrivateKey) throws -> PrivateKey {
+        lock.lock()
+        defer { lock.unlock() }
+        if let key = keys[name] { return key }
+        let key = try derive()
+        keys[name] = key
+        return key
+    }
 }
