@@ -2,7 +2,7 @@ import Conformance
 
 /// The families, rules and profiles attest-harness ships.
 public enum BuiltinCatalogue {
-    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self] }
+    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self] }
 
     /// Every rule, once, in catalogue order.
     public static var rules: [Rule] {
@@ -17,6 +17,13 @@ public enum BuiltinCatalogue {
             families: [AppAttestFamily.name],
             rules: Set(AppAttestFamily.rules.map(\.id)),
             parameters: ["teamId": "A1B2C3D4E5", "bundleId": "dev.attest-harness.example", "environment": "production"]),
+        Profile(
+            name: "android-key-attestation",
+            description: "Android Key Attestation as Google recommends verifying it: chain to a Google root, revocation, challenge, hardware security level, generated key, locked and verified boot, allow-listed app.",
+            families: [AndroidFamily.name],
+            rules: Set(AndroidFamily.rules.map(\.id)),
+            parameters: ["packageName": "dev.attest_harness.example",
+                         "signatureDigest": "5f1c4f8cbb2a1d7cf0ab8e8e2b2f7c3a4e9d4c6a0b3f2e1d9c8b7a6f5e4d3c2b"]),
     ]
 
     public static func profile(named name: String) -> Profile? { profiles.first { $0.name == name } }

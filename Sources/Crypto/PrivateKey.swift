@@ -87,8 +87,10 @@ public final class PrivateKey: @unchecked Sendable {
     /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
     /// for RSA keys (RFC 8017 §8.2). `digest` hashes the message first, as ES256 and friends require.
     public func sign(_ message: [UInt8], digest: DigestAlgorithm) throws -> [UInt8] {
+        // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
+        let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
-            secret: signingSecret, label: "sign \(digest.rawValue) " + hex(sha256(message)), count: 1024)
+            secret: signingSecret, label: "sign \(digest.rawValue) " + hex(sha256(message)), count: entropyCount)
         return try DeterministicRandomness.shared.withEntropy(entropy) { context in
             guard let md = EVP_MD_CTX_new() else { throw CryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }

@@ -67,9 +67,11 @@ public struct ASN1Identifier: Hashable, Sendable, CustomStringConvertible {
         return [first | 0x1f] + digits
     }
 
-    /// Universal types whose encoding is always primitive in DER (X.690 §10.2: no constructed strings).
+    /// Universal types whose encoding is always primitive in DER (X.690 §10.2: no constructed strings). EXTERNAL,
+    /// EMBEDDED PDV and CHARACTER STRING, constructed in X.690, are refused too: no attestation format uses them and
+    /// OpenSSL reads every constructed universal type but SEQUENCE and SET as a constructed string (fuzz-der).
     var mustBePrimitive: Bool {
-        tagClass == .universal && ![16, 17].contains(tagNumber) && tagNumber != 8 && tagNumber != 11
+        tagClass == .universal && tagNumber != 16 && tagNumber != 17
     }
 
     /// SEQUENCE and SET are always constructed (X.690 §8.9.1, §8.11.1).

@@ -45,6 +45,19 @@ public struct DERReader {
         return element
     }
 
+    /// Parses a concatenation of elements (a certificate chain as one byte string), each strictly.
+    public static func parseSequence(_ bytes: [UInt8], options: Options = .strict) throws -> [DERElement] {
+        let reader = DERReader(bytes: bytes, options: options)
+        var elements: [DERElement] = []
+        var position = 0
+        while position < bytes.count {
+            let (element, end) = try reader.element(at: position, limit: bytes.count, depth: 1)
+            elements.append(element)
+            position = end
+        }
+        return elements
+    }
+
     private func element(at start: Int, limit: Int, depth: Int) throws -> (DERElement, Int) {
         if depth > options.maximumDepth {
             throw DERError(.depthLimitExceeded(limit: options.maximumDepth), at: start)

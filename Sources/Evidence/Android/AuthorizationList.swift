@@ -29,13 +29,11 @@ public struct AuthorizationList: Hashable, Sendable {
     }
 
     public var fields: [Field]
-    /// False when the wire order was not ascending (only possible with `allowUnorderedTags`).
-    public let tagsAscending: Bool
 
-    public init(_ fields: [Field] = []) {
-        self.fields = fields
-        tagsAscending = zip(fields, fields.dropFirst()).allSatisfy { $0.tag < $1.tag }
-    }
+    /// False when the fields are not in ascending tag order (read with `allowUnorderedTags`, or forged so).
+    public var tagsAscending: Bool { zip(fields, fields.dropFirst()).allSatisfy { $0.tag < $1.tag } }
+
+    public init(_ fields: [Field] = []) { self.fields = fields }
 
     public subscript(tag: AuthorizationTag) -> Value? { fields.first { $0.tag == tag.rawValue }?.value }
 
@@ -50,6 +48,17 @@ public struct AuthorizationList: Hashable, Sendable {
     }
 
     public func contains(_ tag: AuthorizationTag) -> Bool { self[tag] != nil }
+
+    /// Sets `tag` to `value`, replacing it in place or inserting it where ascending order puts it.
+    public mutating func set(_ tag: AuthorizationTag, _ value: Value) {
+        if let index = fields.firstIndex(where: { $0.tag == tag.rawValue }) {
+            fields[index].value = value
+        } else {
+            fields.insert(Field(tag, value), at: fields.firstIndex { $0.tag > tag.rawValue } ?? fields.count)
+        }
+    }
+
+    public mutating func remove(_ tag: AuthorizationTag) { fields.removeAll { $0.tag == tag.rawValue } }
 
     public var rootOfTrust: RootOfTrust? {
         if case .rootOfTrust(let value)? = self[.rootOfTrust] { return value }
@@ -79,7 +88,7 @@ public struct AuthorizationList: Hashable, Sendable {
         })
     }
 
-    init(_ element: DERElement, field name: String, allowUnorderedTags: Bool) throws {
+    init(_ element: DERElement, field name: String, options: KeyDescription.Options) throws {
         var list = try element.contents(field: name)
         var fields: [Field] = []
         var previous: UInt64?
@@ -91,7 +100,7 @@ public struct AuthorizationList: Hashable, Sendable {
                 throw DERError(.unexpectedTag(expected: .explicit(identifier.tagNumber), found: identifier),
                                at: tagged.location, field: path)
             }
-            if let previous, identifier.tagNumber <= previous, !allowUnorderedTags {
+            if let previous, identifier.tagNumber <= previous, !options.allowUnorderedTags {
                 throw DERError(.outOfOrder, at: tagged.location, field: "\(name): tag \(identifier.tagNumber) after \(previous)")
             }
             previous = identifier.tagNumber
@@ -117,13 +126,12 @@ public struct AuthorizationList: Hashable, Sendable {
             case .octets:
                 fields.append(Field(tag, .octets(try inner.octetStringValue(field: fieldName))))
             case .rootOfTrust:
-                fields.append(Field(tag, .rootOfTrust(try RootOfTrust(inner, field: fieldName))))
+                fields.append(Field(tag, .rootOfTrust(try RootOfTrust(inner, field: fieldName, options: options))))
             case .attestationApplicationId:
                 let bytes = try inner.octetStringValue(field: fieldName)
                 fields.append(Field(tag, .attestationApplicationId(try AttestationApplicationId(der: bytes, field: fieldName))))
             }
         }
         self.fields = fields
-        tagsAscending = zip(fields, fields.dropFirst()).allSatisfy { $0.tag < $1.tag }
     }
 }

@@ -42,6 +42,10 @@ public struct KeyDescription: Hashable, Sendable {
     public struct Options: Hashable, Sendable {
         /// Accept AuthorizationList tags out of ascending order (recorded in `tagsAscending`).
         public var allowUnorderedTags = false
+        /// Ignore elements after the eighth (a schema-lenient parser).
+        public var allowExtraElements = false
+        /// Read an INTEGER where ENUMERATED belongs (a parser that does not check the universal tag).
+        public var allowIntegerForEnumerated = false
         /// Leniencies of the underlying DER reader. KeyMint writes SET OF INTEGER in insertion order (a real
         /// leaf, allow_while_on_body.pem, has purpose SET {3, 2}), so unsorted SETs are accepted by default and
         /// kept in their order; set `der.allowUnsortedSets = false` to demand DER.
@@ -53,6 +57,30 @@ public struct KeyDescription: Hashable, Sendable {
 
         public init() {}
         public static let `default` = Options()
+
+        /// Every leniency on: what a parser that checks nothing beyond the data it needs would read.
+        public static let lenient: Options = {
+            var options = Options()
+            options.allowUnorderedTags = true
+            options.allowExtraElements = true
+            options.allowIntegerForEnumerated = true
+            options.der.allowNonCanonicalBooleans = true
+            options.der.allowNonMinimalIntegers = true
+            options.der.allowNonMinimalLengths = true
+            return options
+        }()
+
+        func enumerated(_ element: DERElement, field: String) throws -> Int64 {
+            if allowIntegerForEnumerated && element.identifier == .integer { return try element.integerValue(field: field) }
+            return try element.integerValue(.enumerated, field: field)
+        }
+
+        func boolean(_ element: DERElement, field: String) throws -> Bool {
+            if der.allowNonCanonicalBooleans, element.identifier == .boolean, let byte = element.primitiveBytes?.first {
+                return byte != 0
+            }
+            return try element.booleanValue(field: field)
+        }
     }
 
     /// Parses the extension value. Errors carry the byte offset and, where the schema knows it, the field.
@@ -81,17 +109,14 @@ public struct KeyDescription: Hashable, Sendable {
     private init(_ element: DERElement, options: Options) throws {
         var fields = try element.contents(field: "KeyDescription")
         attestationVersion = try fields.next("attestationVersion").integerValue(field: "attestationVersion")
-        attestationSecurityLevel = try fields.next("attestationSecurityLevel")
-            .integerValue(.enumerated, field: "attestationSecurityLevel")
+        attestationSecurityLevel = try options.enumerated(fields.next("attestationSecurityLevel"), field: "attestationSecurityLevel")
         keyMintVersion = try fields.next("keyMintVersion").integerValue(field: "keyMintVersion")
-        keyMintSecurityLevel = try fields.next("keyMintSecurityLevel").integerValue(.enumerated, field: "keyMintSecurityLevel")
+        keyMintSecurityLevel = try options.enumerated(fields.next("keyMintSecurityLevel"), field: "keyMintSecurityLevel")
         attestationChallenge = try fields.next("attestationChallenge").octetStringValue(field: "attestationChallenge")
         uniqueId = try fields.next("uniqueId").octetStringValue(field: "uniqueId")
-        softwareEnforced = try AuthorizationList(fields.next("softwareEnforced"), field: "softwareEnforced",
-                                                 allowUnorderedTags: options.allowUnorderedTags)
-        hardwareEnforced = try AuthorizationList(fields.next("hardwareEnforced"), field: "hardwareEnforced",
-                                                 allowUnorderedTags: options.allowUnorderedTags)
-        try fields.finish()
+        softwareEnforced = try AuthorizationList(fields.next("softwareEnforced"), field: "softwareEnforced", options: options)
+        hardwareEnforced = try AuthorizationList(fields.next("hardwareEnforced"), field: "hardwareEnforced", options: options)
+        if !options.allowExtraElements { try fields.finish() }
     }
 
     public var element: DERElement {

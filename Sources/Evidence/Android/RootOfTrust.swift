@@ -27,12 +27,11 @@ public struct RootOfTrust: Hashable, Sendable {
                   + (verifiedBootHash.map { [.octetString($0)] } ?? []))
     }
 
-    init(_ element: DERElement, field: String) throws {
+    init(_ element: DERElement, field: String, options: KeyDescription.Options) throws {
         var fields = try element.contents(field: field)
         verifiedBootKey = try fields.next("\(field).verifiedBootKey").octetStringValue(field: "\(field).verifiedBootKey")
-        deviceLocked = try fields.next("\(field).deviceLocked").booleanValue(field: "\(field).deviceLocked")
-        verifiedBootState = try fields.next("\(field).verifiedBootState")
-            .integerValue(.enumerated, field: "\(field).verifiedBootState")
+        deviceLocked = try options.boolean(fields.next("\(field).deviceLocked"), field: "\(field).deviceLocked")
+        verifiedBootState = try options.enumerated(fields.next("\(field).verifiedBootState"), field: "\(field).verifiedBootState")
         verifiedBootHash = try fields.next(ifIdentifier: .octetString)?.octetStringValue(field: "\(field).verifiedBootHash")
         try fields.finish()
     }

@@ -24,6 +24,8 @@ public struct AndroidAttestationBlueprint: Sendable {
     public var leafSerial: [UInt8] = [1]
     public var leafSubject = DistinguishedName([.commonName("Android Keystore Key")])
     public var leafValidity = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 2_461_449_600))
+    /// Extension bytes to carry instead of the encoded `keyDescription` (malformed encodings).
+    public var keyDescriptionOverride: [UInt8]?
 
     public init(shape: Shape, key: PrivateKey, keyDescription: KeyDescription) {
         self.shape = shape
@@ -42,13 +44,17 @@ public struct AndroidAttestationBlueprint: Sendable {
 
     /// The chain, leaf first and root last.
     public func render(pki: AndroidPKI) throws -> [Certificate] {
-        let authorities = Self.authorities(shape, in: pki)
+        try render(authorities: Self.authorities(shape, in: pki))
+    }
+
+    /// The leaf issued by `authorities[0]`, followed by the authorities' certificates.
+    public func render(authorities: [AndroidPKI.Authority]) throws -> [Certificate] {
         let leaf = try AndroidPKI.issue(
             serial: leafSerial, subject: leafSubject, key: key.publicKey,
             issuer: try DistinguishedName(der: authorities[0].certificate.subjectDER), signer: authorities[0].key,
             validity: leafValidity,
             extensions: [.keyUsage([.digitalSignature]),
-                         CertificateExtension(oid: KeyDescription.extensionOID, value: keyDescription.der)])
+                         CertificateExtension(oid: KeyDescription.extensionOID, value: keyDescriptionOverride ?? keyDescription.der)])
         return [leaf] + authorities.map(\.certificate)
     }
 

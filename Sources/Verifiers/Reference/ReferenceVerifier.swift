@@ -30,6 +30,7 @@ final class ReferenceSession: VerificationSession {
             switch step.kind {
             case AppAttestFamily.attestationStep: try AttestationVerification.verify(step, policy: policy, state: &appAttest)
             case AppAttestFamily.assertionStep: try AssertionVerification.verify(step, policy: policy, state: &appAttest)
+            case AndroidFamily.attestationStep: try AndroidAttestationVerification.verify(step, policy: policy)
             default: throw HarnessError("the reference verifier does not know step kind \(step.kind)")
             }
             return .accept

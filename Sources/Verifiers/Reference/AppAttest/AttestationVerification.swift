@@ -81,22 +81,13 @@ enum AttestationVerification {
     static func credentialCertificate(_ certificates: [Certificate], policy: Policy) throws -> Certificate {
         if policy.enforces(.appAttestCertificateList) {
             let first = certificates[0]
-            guard certificates.count <= 2, !isCA(first) else {
+            guard certificates.count <= 2, !ChainChecks.isCA(first) else {
                 throw RuleViolation(rule: .appAttestCertificateList,
                                     reason: "x5c must be [credential certificate, intermediate]; got \(certificates.map(\.subject))")
             }
             return first
         }
-        return certificates.first { candidate in
-            !certificates.contains { $0 != candidate && $0.issuerDER == candidate.subjectDER }
-        } ?? certificates[0]
-    }
-
-    /// True when the certificate's basic constraints say cA TRUE.
-    static func isCA(_ certificate: Certificate) -> Bool {
-        guard let value = certificate.extension("2.5.29.19")?.value,
-              var fields = try? DERReader.parse(value).contents() else { return false }
-        return (fields.next(ifIdentifier: .boolean).flatMap { try? $0.booleanValue() }) ?? false
+        return ChainChecks.pathLeaf(certificates)
     }
 
     /// The nonce from extension 1.2.840.113635.100.8.2. Strictly: one extension holding

@@ -1,6 +1,7 @@
 import Catalogue
 import Conformance
 import Crypto
+import DER
 
 /// Path validation under a policy: OpenSSL verifies the chain, each failure is attributed to a `chain.*` rule,
 /// and failures of rules the policy does not enforce are tolerated, as a verifier without that check would.
@@ -16,6 +17,20 @@ enum ChainChecks {
         default:
             return .chainTrustAnchor
         }
+    }
+
+    /// The certificate that issued none of the others: the leaf, as a verifier that builds the path itself finds it.
+    static func pathLeaf(_ certificates: [Certificate]) -> Certificate {
+        certificates.first { candidate in
+            !certificates.contains { $0 != candidate && $0.issuerDER == candidate.subjectDER }
+        } ?? certificates[0]
+    }
+
+    /// True when the certificate's basic constraints say cA TRUE.
+    static func isCA(_ certificate: Certificate) -> Bool {
+        guard let value = certificate.extension("2.5.29.19")?.value,
+              var fields = try? DERReader.parse(value).contents() else { return false }
+        return (fields.next(ifIdentifier: .boolean).flatMap { try? $0.booleanValue() }) ?? false
     }
 
     static func verify(leaf: Certificate, intermediates: [Certificate], policy: Policy) throws {

@@ -1,0 +1,54 @@
+import Catalogue
+import Conformance
+import Testing
+import Verifiers
+
+/// Each case of every built-in profile breaks exactly the rule it names: the strict reference verifier rejects it
+/// naming that rule, and the same verifier without that one rule accepts every step.
+@Suite struct CaseExactnessTests {
+    /// Each case with the built-in profile it is checked under.
+    static let cases: [Case] = BuiltinCatalogue.profiles.flatMap { try! BuiltinCatalogue.cases(for: $0, seed: 1) }
+
+    static func profile(of testCase: Case) -> Profile {
+        BuiltinCatalogue.profiles.first { $0.families.contains(testCase.family) }!
+    }
+
+    @Test(arguments: BuiltinCatalogue.profiles.map(\.name))
+    func idsAreUniqueAndEveryRuleHasACase(profileName: String) throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        #expect(Set(cases.map(\.id)).count == cases.count)
+        let covered = Set(cases.compactMap(\.rule))
+        #expect(covered == profile.rules, "rules without a case: \(profile.rules.subtracting(covered).sorted())")
+        #expect(cases.contains { $0.rule == nil })
+    }
+
+    @Test(arguments: cases)
+    func caseBreaksExactlyItsRule(testCase: Case) throws {
+        let profile = Self.profile(of: testCase)
+        let strict = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(testCase)
+        #expect(strict.status == .pass, "\(strict.summary)")
+        guard let rule = testCase.rule else { return }
+        #expect(strict.actual?.rule == rule, "rejected under \(strict.actual?.rule?.rawValue ?? "-"): \(strict.actual?.reason ?? "")")
+        #expect(strict.step == testCase.steps.firstIndex { $0.breaks == rule })
+
+        let withoutRule = profile.without(rule)
+        let lenient = try ReferenceVerifier(profile: withoutRule).startCase(testCase.context)
+        for (index, step) in testCase.steps.enumerated() {
+            let verdict = try lenient.verify(step)
+            #expect(verdict.outcome == .accept, "step \(index) without \(rule): \(verdict.rule?.rawValue ?? "") \(verdict.reason ?? "")")
+        }
+    }
+
+    @Test func casesAreDeterministicForASeed() throws {
+        let again = BuiltinCatalogue.profiles.flatMap { try! BuiltinCatalogue.cases(for: $0, seed: 1) }
+        #expect(again == Self.cases)
+        let other = BuiltinCatalogue.profiles.flatMap { try! BuiltinCatalogue.cases(for: $0, seed: 2) }
+        #expect(other.map(\.id) == Self.cases.map(\.id))
+        #expect(zip(other, Self.cases).allSatisfy { $0.steps != $1.steps })
+    }
+}
+
+extension Case: CustomTestStringConvertible {
+    public var testDescription: String { id }
+}
