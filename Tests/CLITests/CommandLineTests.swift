@@ -108,11 +108,14 @@ import Testing
         let description = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("case.json")))
         #expect(((description as? [String: Any])?["expected"] as? [String: [String]])?["apple-app-attest"] == ["accept", "accept", "reject"])
 
-        let roots = try Self.run("roots", "--out", directory.appendingPathComponent("roots").path)
-        #expect(roots.status == 0)
+        let rootsRun = try Self.run("roots", "--out", directory.appendingPathComponent("roots").path)
+        #expect(rootsRun.status == 0)
         let anchor = try String(contentsOf: directory.appendingPathComponent("roots/app-attest-root.pem"), encoding: .utf8)
         #expect(anchor == (try String(contentsOf: directory.appendingPathComponent("trust-anchor-1.pem"), encoding: .utf8)))
         #expect(try Certificate.parseChain(pem: anchor).first?.subject.contains("CN=TEST App Attestation Root CA") == true)
+        let roots = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("roots").path).sorted()
+        #expect(roots == ["android-ec-root.pem", "android-rsa-root.pem", "android-software-root.pem", "android-status.json",
+                          "app-attest-root.pem"])
 
         let vectors = try Self.run("vectors", "--out", directory.appendingPathComponent("vectors").path, "--seed", "1")
         #expect(vectors.status == 0)

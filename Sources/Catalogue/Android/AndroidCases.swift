@@ -26,11 +26,19 @@ public enum AndroidFamily: CatalogueFamily {
         let mutate: @Sendable (inout AndroidScenario, AndroidForge) throws -> Void
     }
 
+    /// The hardware roots (the anchors), the software root (to recognise software attestation) and the status
+    /// list the valid cases are checked against.
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         let pki = try AndroidPKI(seed: ForgeSeed(seed))
         return ["android-rsa-root.pem": pki.rsaRoot.certificate.pem, "android-ec-root.pem": pki.ecRoot.certificate.pem,
-                "android-software-root.pem": pki.softwareRoot.certificate.pem]
+                "android-software-root.pem": pki.softwareRoot.certificate.pem,
+                "android-status.json": String(decoding: try baselineStatusList.json, as: UTF8.self) + "\n"]
     }
+
+    /// One unrelated REVOKED entry, so that an empty list is not what every case tests.
+    static let baselineStatusList = AttestationStatusList(entries: [
+        "2c8cdddfd5e03bfc": .init(status: .revoked, reason: .keyCompromise),
+    ])
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
         guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
@@ -39,7 +47,7 @@ public enum AndroidFamily: CatalogueFamily {
         let forge = try AndroidForge(seed: ForgeSeed(seed), packageName: parameters["packageName"] ?? "", signatureDigest: digest)
         let anchors = [forge.pki.rsaRoot.certificate.pem, forge.pki.ecRoot.certificate.pem]
         return try definitions.map { definition in
-            var scenario = try forge.scenario()
+            var scenario = try forge.scenario(statusList: baselineStatusList)
             try definition.mutate(&scenario, forge)
             var context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
             context.parameters["attestationStatusList"] = String(decoding: try scenario.statusList.json, as: UTF8.self)

@@ -101,15 +101,12 @@ public struct AndroidForge: Sendable {
     public func key(_ label: String) throws -> PrivateKey { try seed.key(.ec(.p256), "android \(label)") }
 
     /// A valid attestation of a generated EC P-256 signing key in the TEE of a locked, verified device.
-    public func scenario(shape: AndroidAttestationBlueprint.Shape = .remotelyProvisioned) throws -> AndroidScenario {
+    public func scenario(shape: AndroidAttestationBlueprint.Shape = .remotelyProvisioned,
+                         statusList: AttestationStatusList = AttestationStatusList()) throws -> AndroidScenario {
         let key = try key("attested key")
         let challenge = try seed.bytes("android challenge", count: 32)
         let description = AndroidAttestationBlueprint.typicalKeyDescription(
             challenge: challenge, packageName: packageName, signingCertificateDigest: signatureDigest, creationTime: time)
-        // An unrelated entry, so that an empty list is not what every case tests.
-        let statusList = AttestationStatusList(entries: [
-            "2c8cdddfd5e03bfc": .init(status: .revoked, reason: .keyCompromise),
-        ])
         return AndroidScenario(attestation: AndroidAttestationBlueprint(shape: shape, key: key, keyDescription: description),
                                submittedKey: key.publicKey, challenge: challenge, statusList: statusList)
     }
