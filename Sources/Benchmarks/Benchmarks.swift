@@ -23,6 +23,21 @@ enum Benchmarks {
         }
         let forgeSeconds = Date().timeIntervalSince(forgeStart)
 
+        // Android: fresh chains (a new leaf and KeyDescription each) over one PKI, and whole PKIs.
+        let android = try AndroidForge(seed: .default, packageName: "dev.attest_harness.example",
+                                       signatureDigest: [UInt8](repeating: 0x5f, count: 32))
+        var scenario = try android.scenario()
+        let chainStart = Date()
+        for index in 0..<iterations {
+            scenario.attestation.keyDescription.attestationChallenge = Array("bench \(index)".utf8)
+            _ = try scenario.render(pki: android.pki)
+        }
+        let chainSeconds = Date().timeIntervalSince(chainStart)
+        let pkiRuns = max(1, iterations / 20)
+        let pkiStart = Date()
+        for _ in 0..<pkiRuns { _ = try AndroidPKI(seed: .default) }
+        let pkiSeconds = Date().timeIntervalSince(pkiStart)
+
         // Catalogue: forge every case from scratch, then run it against the reference verifier on one core.
         let catalogueStart = Date()
         let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
@@ -33,6 +48,10 @@ enum Benchmarks {
 
         let attestationSteps = cases.flatMap(\.steps).filter { $0.kind == AppAttestFamily.attestationStep }.count
         let assertionSteps = cases.flatMap(\.steps).filter { $0.kind == AppAttestFamily.assertionStep }.count
+        print("android.chains \(iterations)")
+        print("android.chains.seconds \(chainSeconds)")
+        print("android.pki \(pkiRuns)")
+        print("android.pki.seconds \(pkiSeconds)")
         print("forge.iterations \(iterations)")
         print("forge.seconds \(forgeSeconds)")
         print("catalogue.cases \(cases.count)")
