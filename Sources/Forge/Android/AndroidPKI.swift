@@ -33,29 +33,19 @@ public struct AndroidPKI: Sendable {
         func name(_ attributes: DistinguishedName.Attribute...) -> DistinguishedName { DistinguishedName(attributes) }
         func serial(_ label: String) throws -> [UInt8] { try seed.bytes("android serial \(label)", count: 8) }
 
-        let rsaRootKey = try seed.key(.rsa(bits: 4096), "android rsa root")
-        let rsaRootName = name(.serialNumber("f92009e853b6b045"), .commonName("TEST Hardware Attestation Root"))
-        rsaRoot = Authority(certificate: try Self.issue(
-            serial: try serial("rsa root"), subject: rsaRootName, key: rsaRootKey.publicKey, issuer: rsaRootName,
-            signer: rsaRootKey, validity: Self.rootValidity, extensions: Self.caExtensions(rsaRootKey, issuer: nil, pathLength: nil)),
-            key: rsaRootKey)
-
-        let ecRootKey = try seed.key(.ec(.p384), "android ec root")
-        let ecRootName = name(.country("US"), .organization("attest-harness TEST"), .organizationalUnit("Android"),
-                              .commonName("TEST Key Attestation CA1"))
-        ecRoot = Authority(certificate: try Self.issue(
-            serial: try serial("ec root"), subject: ecRootName, key: ecRootKey.publicKey, issuer: ecRootName,
-            signer: ecRootKey, validity: Self.rootValidity, extensions: Self.caExtensions(ecRootKey, issuer: nil, pathLength: nil)),
-            key: ecRootKey)
-
-        let softwareRootKey = try seed.key(.ec(.p256), "android software root")
-        let softwareName = name(.country("US"), .stateOrProvince("California"), .locality("Mountain View"),
-                                .organization("attest-harness TEST"), .organizationalUnit("Android"),
-                                .commonName("TEST Android Keystore Software Attestation Root"))
-        softwareRoot = Authority(certificate: try Self.issue(
-            serial: try serial("software root"), subject: softwareName, key: softwareRootKey.publicKey, issuer: softwareName,
-            signer: softwareRootKey, validity: Self.rootValidity,
-            extensions: Self.caExtensions(softwareRootKey, issuer: nil, pathLength: nil)), key: softwareRootKey)
+        func root(_ label: String, _ algorithm: KeyAlgorithm, _ subject: DistinguishedName) throws -> Authority {
+            let key = try seed.key(algorithm, "android \(label)")
+            return Authority(certificate: try Self.issue(
+                serial: try serial(label), subject: subject, key: key.publicKey, issuer: subject, signer: key,
+                validity: Self.rootValidity, extensions: Self.caExtensions(key, issuer: nil, pathLength: nil)), key: key)
+        }
+        rsaRoot = try root("rsa root", .rsa(bits: 4096),
+                           name(.serialNumber("f92009e853b6b045"), .commonName("TEST Hardware Attestation Root")))
+        ecRoot = try root("ec root", .ec(.p384), name(.country("US"), .organization("attest-harness TEST"),
+                                                     .organizationalUnit("Android"), .commonName("TEST Key Attestation CA1")))
+        softwareRoot = try root("software root", .ec(.p256), name(
+            .country("US"), .stateOrProvince("California"), .locality("Mountain View"), .organization("attest-harness TEST"),
+            .organizationalUnit("Android"), .commonName("TEST Android Keystore Software Attestation Root")))
 
         let shortLived = (time - 30 * 86_400, time + 60 * 86_400)
         factoryIntermediate = try Self.authority(seed, "factory intermediate", .ec(.p384), under: rsaRoot,
