@@ -16,15 +16,24 @@ public enum BuiltinCatalogue {
             description: "Apple App Attest as Apple documents it: attestation steps 1-9 and assertion steps 1-6, strict encodings.",
             families: [AppAttestFamily.name],
             rules: Set(AppAttestFamily.rules.map(\.id)),
-            parameters: ["teamId": "A1B2C3D4E5", "bundleId": "dev.attest-harness.example", "environment": "production"]),
+            parameters: appAttestParameters),
         Profile(
             name: "android-key-attestation",
             description: "Android Key Attestation as Google recommends verifying it: chain to a Google root, revocation, challenge, hardware security level, generated key, locked and verified boot, allow-listed app.",
             families: [AndroidFamily.name],
-            rules: Set(AndroidFamily.rules.map(\.id)),
-            parameters: ["packageName": "dev.attest_harness.example",
-                         "signatureDigest": "5f1c4f8cbb2a1d7cf0ab8e8e2b2f7c3a4e9d4c6a0b3f2e1d9c8b7a6f5e4d3c2b"]),
+            rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id)),
+            parameters: androidParameters),
+        Profile(
+            name: "device-bound-passkey-import",
+            description: "The native-app passkey import policy (seeds/000): App Attest on iOS; on Android an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked. The import ceremony itself (proof, challenge lifetime, passkey cap) is not in the catalogue yet.",
+            families: [AppAttestFamily.name, AndroidFamily.name],
+            rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id)),
+            parameters: appAttestParameters.merging(androidParameters) { first, _ in first }),
     ]
+
+    static let appAttestParameters = ["teamId": "A1B2C3D4E5", "bundleId": "dev.attest-harness.example", "environment": "production"]
+    static let androidParameters = ["packageName": "dev.attest_harness.example",
+                                    "signatureDigest": "5f1c4f8cbb2a1d7cf0ab8e8e2b2f7c3a4e9d4c6a0b3f2e1d9c8b7a6f5e4d3c2b"]
 
     public static func profile(named name: String) -> Profile? { profiles.first { $0.name == name } }
 

@@ -7,10 +7,11 @@ import Verifiers
 /// naming that rule, and the same verifier without that one rule accepts every step.
 @Suite struct CaseExactnessTests {
     /// Each case with the built-in profile it is checked under.
-    static let cases: [Case] = BuiltinCatalogue.profiles.flatMap { try! BuiltinCatalogue.cases(for: $0, seed: 1) }
+    static let cases: [Case] = try! BuiltinCatalogue.allCases(seed: 1)
 
+    /// The first built-in profile that covers the case's family and enforces its rule.
     static func profile(of testCase: Case) -> Profile {
-        BuiltinCatalogue.profiles.first { $0.families.contains(testCase.family) }!
+        BuiltinCatalogue.profiles.first { $0.families.contains(testCase.family) && testCase.rule.map($0.enforces) ?? true }!
     }
 
     @Test(arguments: BuiltinCatalogue.profiles.map(\.name))
@@ -19,7 +20,7 @@ import Verifiers
         let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
         #expect(Set(cases.map(\.id)).count == cases.count)
         let covered = Set(cases.compactMap(\.rule))
-        #expect(covered == profile.rules, "rules without a case: \(profile.rules.subtracting(covered).sorted())")
+        #expect(profile.rules.isSubset(of: covered), "rules without a case: \(profile.rules.subtracting(covered).sorted())")
         #expect(cases.contains { $0.rule == nil })
     }
 
@@ -41,9 +42,9 @@ import Verifiers
     }
 
     @Test func casesAreDeterministicForASeed() throws {
-        let again = BuiltinCatalogue.profiles.flatMap { try! BuiltinCatalogue.cases(for: $0, seed: 1) }
+        let again = try BuiltinCatalogue.allCases(seed: 1)
         #expect(again == Self.cases)
-        let other = BuiltinCatalogue.profiles.flatMap { try! BuiltinCatalogue.cases(for: $0, seed: 2) }
+        let other = try BuiltinCatalogue.allCases(seed: 2)
         #expect(other.map(\.id) == Self.cases.map(\.id))
         #expect(zip(other, Self.cases).allSatisfy { $0.steps != $1.steps })
     }

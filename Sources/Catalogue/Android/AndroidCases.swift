@@ -8,7 +8,7 @@ import Foundation
 /// The Android Key Attestation family: valid baselines and one case per mutation, each breaking exactly one rule.
 public enum AndroidFamily: CatalogueFamily {
     public static let name = "android-key"
-    public static var rules: [Rule] { ChainRules.all + ChainRules.revocation + AndroidRules.all }
+    public static var rules: [Rule] { ChainRules.all + ChainRules.revocation + AndroidRules.all + AndroidRules.keyPolicy }
 
     public static let attestationStep = "android-key.attestation"
     public static let stepKinds = [
@@ -229,6 +229,47 @@ public enum AndroidFamily: CatalogueFamily {
         Definition(variant: "other-key", rule: .androidPublicKey, importance: .critical,
                    description: "The submitted key is not the attested key.") { scenario, forge in
             scenario.submittedKey = try forge.key("other").publicKey
+        },
+
+        // Key policy of device-bound passkeys (accepted under android-key-attestation).
+        Definition(variant: "rsa", rule: .androidAlgorithm, importance: .high,
+                   description: "The attested key is RSA-2048.") { scenario, forge in
+            let key = try forge.seed.key(.rsa(bits: 2048), "android rsa key")
+            scenario.attestation.key = key
+            scenario.submittedKey = key.publicKey
+            hardware(&scenario) { list in
+                list.set(.algorithm, .integer(KeyMintValues.algorithmRSA))
+                list.set(.keySize, .integer(2048))
+                list.remove(.ecCurve)
+            }
+        },
+        Definition(variant: "p-384", rule: .androidCurve, importance: .medium,
+                   description: "The attested key is EC P-384.") { scenario, forge in
+            let key = try forge.seed.key(.ec(.p384), "android p-384 key")
+            scenario.attestation.key = key
+            scenario.submittedKey = key.publicKey
+            hardware(&scenario) { list in
+                list.set(.keySize, .integer(384))
+                list.set(.ecCurve, .integer(KeyMintValues.curveP384))
+            }
+        },
+        Definition(variant: "present", rule: .androidNoAuthRequired, importance: .critical,
+                   description: "noAuthRequired is present: the key signs without the user.") { scenario, _ in
+            hardware(&scenario) { $0.set(.noAuthRequired, .flag) }
+        },
+        Definition(variant: "pin-fallback", rule: .androidUserAuthType, importance: .critical,
+                   description: "userAuthType is PASSWORD | FINGERPRINT: the PIN also releases the key.") { scenario, _ in
+            hardware(&scenario) {
+                $0.set(.userAuthType, .integer(KeyMintValues.authenticatorPassword | KeyMintValues.authenticatorFingerprint))
+            }
+        },
+        Definition(variant: "any", rule: .androidUserAuthType, importance: .critical,
+                   description: "userAuthType is ANY (0xFFFFFFFF).") { scenario, _ in
+            hardware(&scenario) { $0.set(.userAuthType, .integer(KeyMintValues.authenticatorAny)) }
+        },
+        Definition(variant: "five-minutes", rule: .androidAuthTimeout, importance: .high,
+                   description: "authTimeout is 300: one authentication unlocks the key for five minutes.") { scenario, _ in
+            hardware(&scenario) { $0.set(.authTimeout, .integer(300)) }
         },
     ]
 }

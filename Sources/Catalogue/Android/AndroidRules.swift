@@ -16,6 +16,11 @@ extension RuleID {
     public static let androidPackage: RuleID = "android.attestationApplicationId.package"
     public static let androidSigningDigest: RuleID = "android.attestationApplicationId.signature"
     public static let androidPublicKey: RuleID = "android.publicKey"
+    public static let androidAlgorithm: RuleID = "android.algorithm"
+    public static let androidCurve: RuleID = "android.ecCurve"
+    public static let androidNoAuthRequired: RuleID = "android.noAuthRequired"
+    public static let androidUserAuthType: RuleID = "android.userAuthType"
+    public static let androidAuthTimeout: RuleID = "android.authTimeout"
 }
 
 /// Android Key Attestation: the checks Google recommends ("Verifying hardware-backed key pairs with key
@@ -57,5 +62,20 @@ public enum AndroidRules {
              source: "\(guide); protocols.md §2.6", bugClass: .binding),
         Rule(.androidPublicKey, "The leaf certificate's key is the key the client submitted.", source: "\(guide), step 1",
              bugClass: .binding, references: ["SandeepVashishtha/Eventra #17865"]),
+    ]
+
+    static let importPolicy = "seeds/000 (device-bound passkey import, key policy)"
+
+    /// The key policy of a device-bound passkey: an EC P-256 key released by the biometric for every use.
+    public static let keyPolicy: [Rule] = [
+        Rule(.androidAlgorithm, "hardwareEnforced.algorithm is EC.", source: importPolicy, bugClass: .policy),
+        Rule(.androidCurve, "An EC key's hardwareEnforced.ecCurve is P-256.", source: importPolicy, bugClass: .policy),
+        Rule(.androidNoAuthRequired, "noAuthRequired is absent: the key needs user authentication.", source: importPolicy,
+             bugClass: .policy, references: ["LanternOps/breeze PR #4969"]),
+        Rule(.androidUserAuthType,
+             "userAuthType, where present, is FINGERPRINT (biometric) only: PASSWORD or ANY lets the PIN release the key.",
+             source: importPolicy, bugClass: .policy, references: ["hwsecurity.dev, PIN Bypass in Passwordless WebAuthn (2020)"]),
+        Rule(.androidAuthTimeout, "authTimeout is absent: authentication per use, not for a time window.", source: importPolicy,
+             bugClass: .policy),
     ]
 }

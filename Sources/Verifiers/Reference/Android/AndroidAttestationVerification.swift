@@ -87,6 +87,22 @@ enum AndroidAttestationVerification {
                            "attestationApplicationId lacks the allow-listed signing digest")
         try policy.require(.androidPublicKey, leaf.subjectPublicKeyInfo == submittedKey,
                            "the leaf certificate's key is not the submitted key")
+
+        // Key policy.
+        let algorithm = hardware.integer(.algorithm)
+        try policy.require(.androidAlgorithm, algorithm == KeyMintValues.algorithmEC,
+                           "hardwareEnforced.algorithm is \(algorithm.map(String.init) ?? "absent"), not EC")
+        if algorithm == KeyMintValues.algorithmEC {
+            try policy.require(.androidCurve, hardware.integer(.ecCurve) == KeyMintValues.curveP256,
+                               "hardwareEnforced.ecCurve is \(hardware.integer(.ecCurve).map(String.init) ?? "absent"), not P-256")
+        }
+        try policy.require(.androidNoAuthRequired, !hardware.contains(.noAuthRequired), "noAuthRequired is present")
+        if let authType = hardware.integer(.userAuthType) {
+            try policy.require(.androidUserAuthType, authType == KeyMintValues.authenticatorFingerprint,
+                               "userAuthType \(authType) is not FINGERPRINT only")
+        }
+        try policy.require(.androidAuthTimeout, !hardware.contains(.authTimeout) && !software.contains(.authTimeout),
+                           "authTimeout is present")
     }
 
     /// `certificates[0]` once the order is checked (each certificate up to the self-issued root issued by the
