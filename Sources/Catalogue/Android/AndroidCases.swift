@@ -127,6 +127,8 @@ public enum AndroidFamily: CatalogueFamily {
             scenario.appended = [forge.pki.rsaRoot.certificate, forge.pki.softwareRoot.certificate,
                                  forge.pki.softwareIntermediate.certificate, forge.pki.factoryBatch.certificate]
         },
+        Definition(variant: "one-certificate", rule: .androidChainLength, importance: .medium,
+                   description: "The leaf alone, issued straight by the root.") { scenario, _ in scenario.leafOnly = true },
         Definition(variant: "reversed", rule: .androidChainOrder, importance: .medium,
                    description: "The chain is root first.") { scenario, _ in scenario.reversed = true },
 
@@ -151,6 +153,17 @@ public enum AndroidFamily: CatalogueFamily {
         Definition(variant: "integer-for-enumerated", rule: .androidKeyDescriptionEncoding, importance: .low,
                    description: "attestationSecurityLevel is an INTEGER, not ENUMERATED.") { scenario, _ in
             scenario.keyDescriptionBytes = encoding { $0[1].identifier = .integer }
+        },
+        Definition(variant: "implicit-tag", rule: .androidKeyDescriptionEncoding, importance: .low,
+                   description: "origin is [702] IMPLICIT INTEGER, not EXPLICIT.") { scenario, _ in
+            hardware(&scenario) { list in
+                guard let index = list.fields.firstIndex(where: { $0.tag == AuthorizationTag.origin.rawValue }) else { return }
+                list.fields[index].value = .unknown(.implicit(702, .integer(KeyMintValues.originGenerated)))
+            }
+        },
+        Definition(variant: "twice", rule: .androidKeyDescriptionPosition, importance: .medium,
+                   description: "The leaf carries the KeyDescription extension twice.") { scenario, _ in
+            scenario.attestation.keyDescriptionCount = 2
         },
         Definition(variant: "on-intermediate", rule: .androidKeyDescriptionPosition, importance: .high,
                    description: "The CA above the leaf also carries a KeyDescription.") { scenario, _ in

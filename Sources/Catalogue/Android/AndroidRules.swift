@@ -36,7 +36,7 @@ public enum AndroidRules {
              "The leaf's KeyDescription is DER: 8 elements, EXPLICIT tags in ascending order, BOOLEAN FF, ENUMERATED where the schema says.",
              source: "\(guide) (attestation extension schema); protocols.md §2.2-2.5", bugClass: .parsing,
              references: ["android/keyattestation testdata invalid/", "fido2-net-lib PR #671 (fails open on malformed input)"]),
-        Rule(.androidKeyDescriptionPosition, "Only the leaf carries a KeyDescription; no CA certificate has one.",
+        Rule(.androidKeyDescriptionPosition, "Only the leaf carries a KeyDescription, once; no CA certificate has one.",
              source: "android/keyattestation Verifier (CHAIN_EXTENDED_WITH_FAKE_ATTESTATION_EXTENSION); protocols.md §2.11",
              bugClass: .trust, references: ["a-sit-plus/warden-supreme PR #76", "google/android-key-attestation PR #25, #33"]),
         Rule(.androidChallenge, "attestationChallenge equals the challenge the server issued.", source: "\(guide), step 3",

@@ -109,7 +109,14 @@ public struct AuthorizationList: Hashable, Sendable {
                 continue
             }
             let fieldName = "\(name).\(tag)"
-            let inner = try tagged.explicitlyTagged(tag.rawValue, field: fieldName)
+            let inner: DERElement
+            if options.allowImplicitTags, !identifier.isConstructed, let content = tagged.primitiveBytes {
+                let universal: ASN1Identifier = tag.kind == .octets || tag.kind == .attestationApplicationId ? .octetString
+                    : tag.kind == .flag ? .null : .integer
+                inner = DERElement(universal, .primitive(content), offset: tagged.offset)
+            } else {
+                inner = try tagged.explicitlyTagged(tag.rawValue, field: fieldName)
+            }
             switch tag.kind {
             case .integer:
                 fields.append(Field(tag, .integer(try inner.integerValue(field: fieldName))))

@@ -46,6 +46,8 @@ public struct KeyDescription: Hashable, Sendable {
         public var allowExtraElements = false
         /// Read an INTEGER where ENUMERATED belongs (a parser that does not check the universal tag).
         public var allowIntegerForEnumerated = false
+        /// Read IMPLICIT-tagged primitive AuthorizationList fields as if they were EXPLICIT.
+        public var allowImplicitTags = false
         /// Leniencies of the underlying DER reader. KeyMint writes SET OF INTEGER in insertion order (a real
         /// leaf, allow_while_on_body.pem, has purpose SET {3, 2}), so unsorted SETs are accepted by default and
         /// kept in their order; set `der.allowUnsortedSets = false` to demand DER.
@@ -64,6 +66,7 @@ public struct KeyDescription: Hashable, Sendable {
             options.allowUnorderedTags = true
             options.allowExtraElements = true
             options.allowIntegerForEnumerated = true
+            options.allowImplicitTags = true
             options.der.allowNonCanonicalBooleans = true
             options.der.allowNonMinimalIntegers = true
             options.der.allowNonMinimalLengths = true

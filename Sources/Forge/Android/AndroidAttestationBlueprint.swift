@@ -26,6 +26,8 @@ public struct AndroidAttestationBlueprint: Sendable {
     public var leafValidity = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 2_461_449_600))
     /// Extension bytes to carry instead of the encoded `keyDescription` (malformed encodings).
     public var keyDescriptionOverride: [UInt8]?
+    /// How many KeyDescription extensions the leaf carries.
+    public var keyDescriptionCount = 1
 
     public init(shape: Shape, key: PrivateKey, keyDescription: KeyDescription) {
         self.shape = shape
@@ -53,8 +55,9 @@ public struct AndroidAttestationBlueprint: Sendable {
             serial: leafSerial, subject: leafSubject, key: key.publicKey,
             issuer: try DistinguishedName(der: authorities[0].certificate.subjectDER), signer: authorities[0].key,
             validity: leafValidity,
-            extensions: [.keyUsage([.digitalSignature]),
-                         CertificateExtension(oid: KeyDescription.extensionOID, value: keyDescriptionOverride ?? keyDescription.der)])
+            extensions: [.keyUsage([.digitalSignature])] + Array(
+                repeating: CertificateExtension(oid: KeyDescription.extensionOID, value: keyDescriptionOverride ?? keyDescription.der),
+                count: keyDescriptionCount))
         return [leaf] + authorities.map(\.certificate)
     }
 

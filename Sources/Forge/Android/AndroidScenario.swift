@@ -24,6 +24,8 @@ public struct AndroidScenario: Sendable {
     public var keyDescriptionOnIntermediate = false
     /// Chain extension: put in front a leaf for this key, signed by the attested key.
     public var extensionKey: PrivateKey?
+    /// Issue the leaf straight from the root and send it alone.
+    public var leafOnly = false
     /// Transforms the KeyDescription bytes before they go into the leaf (malformed encodings).
     public var keyDescriptionBytes: (@Sendable ([UInt8]) -> [UInt8])?
 
@@ -53,6 +55,7 @@ public struct AndroidScenario: Sendable {
                                                   validity: (ForgeSeed.referenceTime - 90 * 86_400, ForgeSeed.referenceTime - 86_400))
         }
         blueprint.keyDescriptionOverride = keyDescriptionBytes.map { $0(blueprint.keyDescription.der) }
+        if leafOnly { return [try blueprint.render(authorities: [authorities[authorities.count - 1]])[0]] }
         var chain = try blueprint.render(authorities: authorities)
         if let extensionKey {
             // Another subject than the attested leaf's, or the forged leaf would look self-issued.

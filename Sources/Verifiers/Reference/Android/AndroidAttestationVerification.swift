@@ -59,6 +59,9 @@ enum AndroidAttestationVerification {
         try policy.require(.androidKeyDescriptionPosition,
                            !certificates.contains { $0 != leaf && ChainChecks.isCA($0) && $0.extension(KeyDescription.extensionOID) != nil },
                            "a CA certificate carries a KeyDescription")
+        try policy.require(.androidKeyDescriptionPosition,
+                           leaf.extensions.filter { $0.oid == KeyDescription.extensionOID }.count == 1,
+                           "the leaf carries more than one KeyDescription")
 
         let hardware = description.hardwareEnforced
         let software = description.softwareEnforced
