@@ -71,3 +71,19 @@ import Verifiers
         }
     }
 }
+
+extension RealAndroidVerificationTests {
+    /// Google's suspended sample certificate is rejected by the status-list check, under its rule.
+    @Test func suspendedCertificateIsRejected() throws {
+        let certificate = try #require(try Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
+        let profile = Profile(name: "revocation", description: "", families: [AndroidFamily.name], rules: [.chainRevoked, .chainSuspended],
+                              parameters: ["packageName": "", "signatureDigest": "",
+                                           "attestationStatusList": try RealSamples.text("android/status-sample.json")])
+        let context = CaseContext(time: certificate.notBefore, trustAnchors: [], parameters: profile.parameters)
+        let step = Step(kind: AndroidFamily.attestationStep, inputs: [
+            "certificateChain": certificate.der, "publicKey": certificate.subjectPublicKeyInfo, "challenge": [],
+        ])
+        let verdict = try ReferenceVerifier(profile: profile).startCase(context).verify(step)
+        #expect(verdict.outcome == .reject && verdict.rule == .chainSuspended, "\(verdict)")
+    }
+}
