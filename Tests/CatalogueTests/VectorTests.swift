@@ -15,8 +15,10 @@ import Verifiers
             let committed = try Data(contentsOf: Self.directory.appendingPathComponent(file))
             #expect(committed == (try suite.json), "vectors/\(file) is stale: run attest-harness vectors --out vectors/")
         }
-        let schema = try String(contentsOf: Self.directory.appendingPathComponent("schema.json"), encoding: .utf8)
-        #expect(schema == VectorSchema.json)
+        for (file, text) in [("schema.json", VectorSchema.json), ("exec-suite.schema.json", ExecSchemas.suite),
+                             ("exec-results.schema.json", ExecSchemas.results)] {
+            #expect(try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8) == text, "vectors/\(file)")
+        }
     }
 
     @Test func vectorsSatisfyTheSchema() throws {
@@ -33,6 +35,23 @@ import Verifiers
             broken["cases"] = cases
             #expect(validator.validate(broken).count == 2)
         }
+    }
+
+    @Test func execDocumentsSatisfyTheirSchemas() throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: "device-bound-passkey-import"))
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let suite = try JSONSerialization.jsonObject(with: JSONEncoder.harness.encode(ExecSuite(profile: profile, cases: cases)))
+        let suiteSchema = try JSONSerialization.jsonObject(with: Data(ExecSchemas.suite.utf8)) as? [String: Any] ?? [:]
+        #expect(JSONSchemaValidator(root: suiteSchema).validate(suite) == [])
+        // The suite carries no expectations.
+        let text = String(decoding: try JSONEncoder.harness.encode(ExecSuite(profile: profile, cases: cases)), as: UTF8.self)
+        #expect(!text.contains("\"breaks\"") && !text.contains("\"expected\""))
+        let results = ExecResults(harness: "test", results: [
+            .init(id: "a", verdicts: [.accept, .reject("appattest.nonce", "nonce differs")]),
+        ])
+        let resultsSchema = try JSONSerialization.jsonObject(with: Data(ExecSchemas.results.utf8)) as? [String: Any] ?? [:]
+        let document = try JSONSerialization.jsonObject(with: JSONEncoder.harness.encode(results))
+        #expect(JSONSchemaValidator(root: resultsSchema).validate(document) == [])
     }
 
     @Test func vectorsRoundTripAndRunClean() throws {

@@ -7,7 +7,7 @@ struct JUnitReport {
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         lines.append(#"<testsuites name="attest-harness" tests="\#(report.results.count)" failures="\#(report.findings.count)" errors="\#(report.errors.count)">"#)
         for group in RuleGroup.groups(report, rules: rules) {
-            let failures = group.results.filter { $0.status == .finding }.count
+            let failures = group.results.filter { $0.status == .finding || $0.status == .hang }.count
             let errors = group.results.filter { $0.status == .error }.count
             lines.append(#"  <testsuite name="\#(escape(group.title))" tests="\#(group.results.count)" failures="\#(failures)" errors="\#(errors)">"#)
             for result in group.results {
@@ -15,9 +15,9 @@ struct JUnitReport {
                 switch result.status {
                 case .pass:
                     lines.append(open + "/>")
-                case .finding:
+                case .finding, .hang:
                     lines.append(open + ">")
-                    lines.append(#"      <failure message="\#(escape(result.summary))" type="finding"/>"#)
+                    lines.append(#"      <failure message="\#(escape(result.summary))" type="\#(result.status.rawValue)"/>"#)
                     lines.append("    </testcase>")
                 case .error:
                     lines.append(open + ">")

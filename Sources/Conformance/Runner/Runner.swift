@@ -7,7 +7,9 @@ public struct CaseResult: Hashable, Sendable, Codable {
         case pass
         /// A step got the opposite verdict: the verifier is wrong.
         case finding
-        /// The harness could not get a verdict (adapter failure, timeout, malformed answer).
+        /// The verifier did not answer within the per-case timeout: a finding (a verifier that hangs is wrong).
+        case hang
+        /// The harness could not get a verdict (adapter failure, malformed answer).
         case error
     }
 
@@ -29,6 +31,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
         case .finding:
             let got = actual.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
             return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expected?.rawValue ?? "?"), got \(got)"
+        case .hang: return "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
         case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
         }
     }
@@ -43,7 +46,8 @@ public struct RunReport: Hashable, Sendable, Codable {
     /// Case ids that are findings now but were not in the baseline, when one was given.
     public var regressions: [String]?
 
-    public var findings: [CaseResult] { results.filter { $0.status == .finding } }
+    /// Wrong verdicts and hangs.
+    public var findings: [CaseResult] { results.filter { $0.status == .finding || $0.status == .hang } }
     public var errors: [CaseResult] { results.filter { $0.status == .error } }
 
     /// 0 conformant (or no regressions against the baseline), 1 findings, 2 harness errors.
@@ -72,10 +76,12 @@ public struct Runner: Sendable {
                        step: step, expected: expected, actual: actual, message: message)
         }
         do {
-            let session = try verifier.startCase(testCase.context)
+            let next = try verdictSource(for: testCase)
             for (index, step) in testCase.steps.enumerated() {
                 let expected = step.expectedVerdict(under: profile)
-                let verdict = try session.verify(step)
+                guard let verdict = try next(step) else {
+                    return result(.error, step: index, message: "the verifier gave no verdict for step \(index)")
+                }
                 if verdict.outcome != expected {
                     return result(.finding, step: index, expected: expected, actual: verdict)
                 }
@@ -84,9 +90,21 @@ public struct Runner: Sendable {
                 }
             }
             return result(.pass)
+        } catch VerifierFailure.hang(let seconds) {
+            return result(.hang, message: "no answer within \(seconds) s")
         } catch {
             return result(.error, message: "\(error)")
         }
+    }
+
+    /// Step by step from a fresh session, or, for whole-case verifiers, from the verdicts they return at once.
+    private func verdictSource(for testCase: Case) throws -> (Step) throws -> Verdict? {
+        if let whole = verifier as? any WholeCaseVerifier {
+            var verdicts = try whole.verdicts(for: ExecSuite(profile: profile, cases: [testCase]).cases[0], profile: profile)[...]
+            return { _ in verdicts.popFirst() }
+        }
+        let session = try verifier.startCase(testCase.context)
+        return { try session.verify($0) }
     }
 
     /// Runs `cases` with up to `jobs` in parallel; results keep the cases' order. `progress` is called after each.

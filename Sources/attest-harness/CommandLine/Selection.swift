@@ -30,9 +30,14 @@ enum Selection {
         }
     }
 
-    /// `builtin:reference` or `builtin:reference-without:<rule>`.
-    static func verifier(_ uri: String, profile: Profile) throws -> any AttestationVerifier {
+    /// `builtin:reference`, `builtin:reference-without:<rule>` or `exec:<command>`.
+    static func verifier(_ uri: String, profile: Profile, timeout: Double) throws -> any AttestationVerifier {
         if uri == "builtin:reference" { return ReferenceVerifier(profile: profile, name: uri) }
+        if uri.hasPrefix("exec:") {
+            let command = String(uri.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            guard !command.isEmpty else { throw UsageError("exec: needs a command, e.g. exec:./my-adapter") }
+            return ExecVerifier(command: command, timeout: timeout)
+        }
         let mutantPrefix = "builtin:reference-without:"
         if uri.hasPrefix(mutantPrefix) {
             let rule = RuleID(String(uri.dropFirst(mutantPrefix.count)))
@@ -41,7 +46,7 @@ enum Selection {
             }
             return ReferenceVerifier(profile: profile.without(rule), name: uri)
         }
-        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>")
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>")
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.

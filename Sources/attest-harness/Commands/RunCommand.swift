@@ -5,9 +5,9 @@ import Foundation
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N]"
+    static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--timeout SECONDS]"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference or builtin:reference-without:<rule>."),
+        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, or exec:<command> (vectors/exec-contract.md)."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),
@@ -15,12 +15,18 @@ enum RunCommand: Command {
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run: exit 1 only for new findings."),
         .seed,
         OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores)."),
+        OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: verifiers; past it the case is a HANG (default 10)."),
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         try arguments.rejectPositional()
         let profile = try Selection.profile(try arguments.required("profile"))
-        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile)
+        var timeout = 10.0
+        if let text = arguments.value("timeout") {
+            guard let value = Double(text), value > 0, value <= 3600 else { throw UsageError("bad --timeout \"\(text)\": expected seconds, up to 3600") }
+            timeout = value
+        }
+        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout)
         let formatName = arguments.value("format") ?? "console"
         guard let format = ReportFormat(rawValue: formatName) else {
             throw UsageError("bad format \"\(formatName)\"; expected one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")

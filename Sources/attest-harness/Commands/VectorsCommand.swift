@@ -21,6 +21,8 @@ enum VectorsCommand: Command {
             FileHandle.standardError.write(Data("attest-harness vectors: wrote \(suite.numberOfCases) cases to \(out)/\(file)\n".utf8))
         }
         try Output.writeFile(Array(VectorSchema.json.utf8), to: directory.appendingPathComponent("schema.json"))
+        try Output.writeFile(Array(ExecSchemas.suite.utf8), to: directory.appendingPathComponent("exec-suite.schema.json"))
+        try Output.writeFile(Array(ExecSchemas.results.utf8), to: directory.appendingPathComponent("exec-results.schema.json"))
         return 0
     }
 }

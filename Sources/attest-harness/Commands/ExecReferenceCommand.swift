@@ -1,0 +1,42 @@
+import Catalogue
+import Conformance
+import Foundation
+import Verifiers
+
+/// The reference verifier behind the exec contract: reads an `ExecSuite` on stdin, writes `ExecResults` on
+/// stdout. It is how the contract is tested end to end, and a model for adapters in other languages.
+enum ExecReferenceCommand: Command {
+    static let name = "exec-reference"
+    static let abstract = "Judge an exec-contract suite from stdin with the reference verifier; results on stdout."
+    static let usage = "[--without RULE]"
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "without", value: "RULE", help: "Skip this rule (a mutant, to see the harness catch it)."),
+    ]
+
+    static func run(_ arguments: Arguments) throws -> Int32 {
+        try arguments.rejectPositional()
+        let suite: ExecSuite
+        do {
+            suite = try JSONDecoder.harness.decode(ExecSuite.self, from: FileHandle.standardInput.readDataToEndOfFile())
+        } catch {
+            throw UsageError("stdin is not an exec suite document: \(error)")
+        }
+        var profile = suite.requestedProfile
+        if let rule = arguments.value("without") { profile = profile.without(RuleID(rule)) }
+        let verifier = ReferenceVerifier(profile: profile, name: "attest-harness exec-reference")
+        let steps = suite.runnableSteps
+        let results = try suite.cases.map { testCase -> ExecResults.CaseVerdicts in
+            let session = try verifier.startCase(testCase.context)
+            var verdicts: [Verdict] = []
+            for step in steps[testCase.id] ?? [] {
+                let verdict = try session.verify(step)
+                verdicts.append(verdict)
+                if verdict.outcome == .reject { break }
+            }
+            return ExecResults.CaseVerdicts(id: testCase.id, verdicts: verdicts)
+        }
+        let output = try JSONEncoder.harness.encode(ExecResults(harness: verifier.name, results: results))
+        try Output.write(String(decoding: output, as: UTF8.self) + "\n", to: nil)
+        return 0
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// `exec:` verifiers end to end: the reference verifier behind the contract, the ten-line example adapter, and
+/// children that hang, crash, lie or flood.
+@Suite struct ExecContractTests {
+    static var harness: String { CommandLineTests.binary.path }
+
+    @Test func referenceBehindTheContractPassesAndItsMutantIsCaught() throws {
+        for profile in ["apple-app-attest", "android-key-attestation"] {
+            let clean = try CommandLineTests.run("run", "--profile", profile, "--verifier", "exec:\(Self.harness) exec-reference")
+            #expect(clean.status == 0 && clean.stdout.contains(" 0 findings, 0 errors"), "\(profile): \(clean.stdout.suffix(200))")
+        }
+        let mutant = try CommandLineTests.run("run", "--profile", "android-key-attestation", "--format", "json", "--verifier",
+                                              "exec:\(Self.harness) exec-reference --without android.origin")
+        #expect(mutant.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(mutant.stdout.utf8)) as? [String: Any]
+        let findings = (report?["results"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "finding" }
+        #expect(findings.count == 2 && findings.allSatisfy { $0["rule"] as? String == "android.origin" })
+    }
+
+    @Test func theExampleAdapterRunsAndTrustsEverything() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../vectors/exec-adapter-example.py").standardizedFileURL.path
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "exec:python3 \(example)")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("41 cases: 1 passed, 40 findings, 0 errors"))
+    }
+
+    @Test(arguments: [
+        ("sleep 30", Int32(1), "HANG"),
+        ("false", Int32(2), "exited with status 1"),
+        ("echo garbage", Int32(2), "not valid"),
+        ("true", Int32(2), "not valid"),
+        ("head -c 20000000 /dev/zero", Int32(2), "larger than the limit"),
+        (#"printf '{"format":"attest-harness-exec-results/1","harness":"x","results":[{"id":"other","verdicts":[]}]}'"#,
+         Int32(2), "no entry for case"),
+    ])
+    func hostileChildrenEndInAClearResult(command: String, status: Int32, message: String) throws {
+        let started = Date()
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--filter", "appattest.valid.*",
+                                              "--timeout", "2", "--verifier", "exec:\(command)")
+        #expect(result.status == status, "\(result.stdout)")
+        #expect(result.stdout.contains(message), "\(result.stdout)")
+        // Bounded by the timeout, not by the child.
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+}
