@@ -130,7 +130,7 @@ import Testing
         ["run", "--profile", "nope", "--verifier", "builtin:reference"],
         ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference-without:nope"],
         ["run", "--profile", "apple-app-attest", "--verifier", "exec:"],
-        ["run", "--profile", "apple-app-attest", "--verifier", "http://localhost:1"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "http://"], ["run", "--profile", "apple-app-attest", "--verifier", "ftp://x"],
         ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--timeout", "0"],
         ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--format", "pdf"],
         ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--seed", "-1"],

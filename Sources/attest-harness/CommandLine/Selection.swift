@@ -33,6 +33,10 @@ enum Selection {
     /// `builtin:reference`, `builtin:reference-without:<rule>` or `exec:<command>`.
     static func verifier(_ uri: String, profile: Profile, timeout: Double) throws -> any AttestationVerifier {
         if uri == "builtin:reference" { return ReferenceVerifier(profile: profile, name: uri) }
+        if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
+            guard let url = URL(string: uri), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
+            return HTTPVerifier(baseURL: url, timeout: timeout)
+        }
         if uri.hasPrefix("exec:") {
             let command = String(uri.dropFirst(5)).trimmingCharacters(in: .whitespaces)
             guard !command.isEmpty else { throw UsageError("exec: needs a command, e.g. exec:./my-adapter") }
@@ -46,7 +50,7 @@ enum Selection {
             }
             return ReferenceVerifier(profile: profile.without(rule), name: uri)
         }
-        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>")
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port")
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.

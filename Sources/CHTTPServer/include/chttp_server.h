@@ -1,0 +1,24 @@
+/*
+ * A minimal HTTP server over libmicrohttpd for `attest-harness serve`: it buffers each request body up to a cap,
+ * hands method, path and body to one handler, and sends back what the handler returns. Written in C because
+ * libmicrohttpd's entry points are variadic and its callbacks are called per body chunk.
+ */
+#ifndef CHTTP_SERVER_H
+#define CHTTP_SERVER_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fills *response (malloc'd; the server frees it) and *content_type (static), returns the HTTP status. */
+typedef unsigned (*chttp_handler)(void *context, const char *method, const char *path, const uint8_t *body,
+                                  size_t body_length, uint8_t **response, size_t *response_length,
+                                  const char **content_type);
+
+typedef struct chttp_server chttp_server;
+
+/* Listens on 127.0.0.1:port (0 picks a free port). Returns NULL on failure. */
+chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_seconds, chttp_handler handler,
+                          void *context);
+uint16_t chttp_port(const chttp_server *server);
+void chttp_stop(chttp_server *server);
+
+#endif

@@ -1,0 +1,83 @@
+internal import CHTTPServer
+import Catalogue
+import Conformance
+import Foundation
+import Verifiers
+
+/// The reference verifier over HTTP (`attest-harness serve`), speaking attest-harness's own verdict protocol:
+/// `POST /v1/cases` takes an exec suite document (vectors/exec-suite.schema.json) and answers a results document,
+/// each case judged from fresh state under the server's own profile (a deployed server's policy is its own, not
+/// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
+/// JSON 400, unknown paths 404, all with `{"error": ...}`. Listens on 127.0.0.1 only.
+public final class VerdictServer: @unchecked Sendable {
+    public let profile: Profile
+    private let verifier: ReferenceVerifier
+    private var server: OpaquePointer?
+
+    public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
+                name: String = "attest-harness serve") throws {
+        self.profile = profile
+        verifier = ReferenceVerifier(profile: profile, name: name)
+        let handler: chttp_handler = { context, method, path, body, length, response, responseLength, contentType in
+            let server = Unmanaged<VerdictServer>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = body.map { Data(bytes: $0, count: length) } ?? Data()
+            let (status, payload) = server.handle(method: String(cString: method!), path: String(cString: path!), body: bytes)
+            let buffer = malloc(max(1, payload.count))!.assumingMemoryBound(to: UInt8.self)
+            payload.copyBytes(to: buffer, count: payload.count)
+            response!.pointee = buffer
+            responseLength!.pointee = payload.count
+            return status
+        }
+        guard let started = chttp_start(port, maxBody, connectionTimeout, handler, Unmanaged.passUnretained(self).toOpaque()) else {
+            throw HarnessError("cannot listen on 127.0.0.1:\(port)")
+        }
+        server = started
+    }
+
+    deinit { stop() }
+
+    /// The port listened on (the one the system picked when asked for 0).
+    public var port: UInt16 { server.map { chttp_port($0) } ?? 0 }
+
+    public func stop() {
+        if let server { chttp_stop(server) }
+        server = nil
+    }
+
+    func handle(method: String, path: String, body: Data) -> (UInt32, Data) {
+        func failure(_ status: UInt32, _ message: String) -> (UInt32, Data) {
+            (status, (try? JSONEncoder.harness.encode(["error": message])) ?? Data())
+        }
+        switch (method, path) {
+        case ("GET", "/v1/health"):
+            return (200, (try? JSONEncoder.harness.encode(["status": "ok", "profile": profile.name])) ?? Data())
+        case ("POST", "/v1/cases"):
+            let suite: ExecSuite
+            do {
+                suite = try JSONDecoder.harness.decode(ExecSuite.self, from: body)
+            } catch {
+                return failure(400, "the body is not an exec suite document: \(error)")
+            }
+            do {
+                let steps = suite.runnableSteps
+                let results = try suite.cases.map { testCase -> ExecResults.CaseVerdicts in
+                    let session = try verifier.startCase(testCase.context)
+                    var verdicts: [Verdict] = []
+                    for step in steps[testCase.id] ?? [] {
+                        let verdict = try session.verify(step)
+                        verdicts.append(verdict)
+                        if verdict.outcome == .reject { break }
+                    }
+                    return ExecResults.CaseVerdicts(id: testCase.id, verdicts: verdicts)
+                }
+                return (200, try JSONEncoder.harness.encode(ExecResults(harness: verifier.name, results: results)))
+            } catch {
+                return failure(422, "the suite cannot be judged: \(error)")
+            }
+        case (_, "/v1/health"), (_, "/v1/cases"):
+            return failure(405, "\(method) is not allowed on \(path)")
+        default:
+            return failure(404, "no route \(method) \(path)")
+        }
+    }
+}

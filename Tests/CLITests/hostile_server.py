@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A deliberately broken verdict server on 127.0.0.1 for HTTPVerifier's robustness tests.
+
+The first path segment picks the misbehaviour; the chosen port is printed on stdout. It serves until killed.
+"""
+import json, socket, struct, sys, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        mode = self.path.strip("/").split("/")[0]
+        if mode == "garbage":
+            self.reply(200, b"{ this is not json")
+        elif mode == "huge":
+            self.send_response(200)
+            self.send_header("Content-Length", str(50 * 1024 * 1024))
+            self.end_headers()
+            chunk = b"0" * 65536
+            try:
+                for _ in range(800):
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+        elif mode == "drip":
+            self.send_response(200)
+            self.send_header("Content-Length", "1000000")
+            self.end_headers()
+            try:
+                for _ in range(120):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.5)
+            except OSError:
+                pass
+        elif mode == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+        elif mode == "status":
+            self.reply(500, b'{"error": "internal"}')
+        elif mode == "redirect":
+            self.send_response(302)
+            self.send_header("Location", self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif mode == "wrongid":
+            answer = {"format": "attest-harness-exec-results/1", "harness": "hostile",
+                      "results": [{"id": "other", "verdicts": [{"outcome": "accept"}]}]}
+            self.reply(200, json.dumps(answer).encode())
+        else:
+            self.reply(404, b'{"error": "no such mode"}')
+
+    def reply(self, status, payload):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()
