@@ -59,18 +59,7 @@ public final class VerdictServer: @unchecked Sendable {
                 return failure(400, "the body is not an exec suite document: \(error)")
             }
             do {
-                let steps = suite.runnableSteps
-                let results = try suite.cases.map { testCase -> ExecResults.CaseVerdicts in
-                    let session = try verifier.startCase(testCase.context)
-                    var verdicts: [Verdict] = []
-                    for step in steps[testCase.id] ?? [] {
-                        let verdict = try session.verify(step)
-                        verdicts.append(verdict)
-                        if verdict.outcome == .reject { break }
-                    }
-                    return ExecResults.CaseVerdicts(id: testCase.id, verdicts: verdicts)
-                }
-                return (200, try JSONEncoder.harness.encode(ExecResults(harness: verifier.name, results: results)))
+                return (200, try JSONEncoder.harness.encode(try verifier.judge(suite)))
             } catch {
                 return failure(422, "the suite cannot be judged: \(error)")
             }

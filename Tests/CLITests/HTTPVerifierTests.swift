@@ -40,17 +40,22 @@ import FoundationNetworking
             process.terminate()
             process.waitUntilExit()
         }
-        var line = Data()
-        while !line.contains(0x0a) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = Self.firstLine(out)
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", url)
         #expect(result.status == 1)
         #expect(result.stdout.contains("41 cases: 38 passed, 3 findings, 0 errors"), "\(result.stdout.suffix(300))")
+    }
+
+    /// The first line a child writes (the URL or port it listens on).
+    static func firstLine(_ pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(0x0a) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Status and body of a raw request to the server.
@@ -100,13 +105,7 @@ import FoundationNetworking
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        var line = Data()
-        while !line.contains(0x0a) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let port = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let port = Self.firstLine(out)
         let testCase = try #require(try BuiltinCatalogue.cases(for: Self.profile, seed: 1).first)
         let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(port)/\(mode)")!, timeout: 2, responseLimit: 1 << 20)
         let started = Date()

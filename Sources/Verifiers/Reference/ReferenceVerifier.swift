@@ -16,6 +16,23 @@ public struct ReferenceVerifier: AttestationVerifier {
     public func startCase(_ context: CaseContext) throws -> any VerificationSession {
         ReferenceSession(policy: try Policy(profile: profile, context: context))
     }
+
+    /// Judges every case of an exec suite document, each from fresh state, stopping a case at its first rejection:
+    /// the reference verifier's side of the exec contract and of `serve`.
+    public func judge(_ suite: ExecSuite) throws -> ExecResults {
+        let steps = suite.runnableSteps
+        let results = try suite.cases.map { testCase -> ExecResults.CaseVerdicts in
+            let session = try startCase(testCase.context)
+            var verdicts: [Verdict] = []
+            for step in steps[testCase.id] ?? [] {
+                let verdict = try session.verify(step)
+                verdicts.append(verdict)
+                if verdict.outcome == .reject { break }
+            }
+            return ExecResults.CaseVerdicts(id: testCase.id, verdicts: verdicts)
+        }
+        return ExecResults(harness: name, results: results)
+    }
 }
 
 /// One case's state: what the server has stored so far.

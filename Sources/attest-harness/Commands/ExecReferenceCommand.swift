@@ -1,4 +1,3 @@
-import Catalogue
 import Conformance
 import Foundation
 import Verifiers
@@ -24,18 +23,7 @@ enum ExecReferenceCommand: Command {
         var profile = suite.requestedProfile
         if let rule = arguments.value("without") { profile = profile.without(RuleID(rule)) }
         let verifier = ReferenceVerifier(profile: profile, name: "attest-harness exec-reference")
-        let steps = suite.runnableSteps
-        let results = try suite.cases.map { testCase -> ExecResults.CaseVerdicts in
-            let session = try verifier.startCase(testCase.context)
-            var verdicts: [Verdict] = []
-            for step in steps[testCase.id] ?? [] {
-                let verdict = try session.verify(step)
-                verdicts.append(verdict)
-                if verdict.outcome == .reject { break }
-            }
-            return ExecResults.CaseVerdicts(id: testCase.id, verdicts: verdicts)
-        }
-        let output = try JSONEncoder.harness.encode(ExecResults(harness: verifier.name, results: results))
+        let output = try JSONEncoder.harness.encode(try verifier.judge(suite))
         try Output.write(String(decoding: output, as: UTF8.self) + "\n", to: nil)
         return 0
     }
