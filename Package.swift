@@ -72,7 +72,7 @@ let package = Package(
                     exclude: ["hostile_server.py"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "DER"]),
         .testTarget(name: "ForgeTests", dependencies: ["Forge", "Evidence", "Crypto", "CBOR", "DER"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzOracles"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzOracles", "Catalogue"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "RealSamplesTests",
