@@ -1,8 +1,10 @@
 import Conformance
+import Crypto
+import Evidence
 
 /// The families, rules and profiles attest-harness ships.
 public enum BuiltinCatalogue {
-    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self] }
+    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self] }
 
     /// Every rule, once, in catalogue order.
     public static var rules: [Rule] {
@@ -29,8 +31,22 @@ public enum BuiltinCatalogue {
             families: [AppAttestFamily.name, AndroidFamily.name],
             rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id)),
             parameters: appAttestParameters.merging(androidParameters) { first, _ in first }),
+        Profile(
+            name: "webauthn-l3",
+            description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple, fido-u2f and none formats (§8), a required attestation chain, user verification required, and counters that must increase once non-zero.",
+            families: [WebAuthnFamily.name],
+            rules: Set(WebAuthnFamily.rules.map(\.id)),
+            parameters: webAuthnParameters.merging(androidParameters) { first, _ in first }),
     ]
 
+    /// The relying party's web origin and its Android app's origin (the app of `androidParameters`).
+    static let webAuthnParameters = [
+        "rpId": "login.attest-harness.example",
+        "origins": "https://login.attest-harness.example," + WebAuthnFormat.androidOriginPrefix
+            + Base64URL.encode(bytes(fromHex: androidParameters["signatureDigest"]!)!),
+        "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-8,-257", "userVerification": "required",
+        "attestation": "direct",
+    ]
     static let appAttestParameters = ["teamId": "A1B2C3D4E5", "bundleId": "dev.attest-harness.example", "environment": "production"]
     static let androidParameters = ["packageName": "dev.attest_harness.example",
                                     "signatureDigest": "5f1c4f8cbb2a1d7cf0ab8e8e2b2f7c3a4e9d4c6a0b3f2e1d9c8b7a6f5e4d3c2b"]

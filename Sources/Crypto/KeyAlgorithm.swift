@@ -2,11 +2,26 @@
 public enum KeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
     case ec(ECCurve)
     case rsa(bits: Int)
+    /// Edwards-curve keys (RFC 8032), signed as EdDSA without a separate digest.
+    case ed25519
+    case ed448
 
     public var description: String {
         switch self {
         case .ec(let curve): return curve.rawValue
         case .rsa(let bits): return "RSA-\(bits)"
+        case .ed25519: return "Ed25519"
+        case .ed448: return "Ed448"
+        }
+    }
+
+    /// OpenSSL's key type name.
+    var openSSLName: String {
+        switch self {
+        case .ec: return "EC"
+        case .rsa: return "RSA"
+        case .ed25519: return "ED25519"
+        case .ed448: return "ED448"
         }
     }
 }
@@ -15,9 +30,16 @@ public enum KeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
 public enum ECCurve: String, Hashable, Sendable, CaseIterable {
     case p256 = "P-256"
     case p384 = "P-384"
+    case p521 = "P-521"
 
     /// Bytes of one coordinate or scalar.
-    public var coordinateSize: Int { self == .p256 ? 32 : 48 }
+    public var coordinateSize: Int {
+        switch self {
+        case .p256: return 32
+        case .p384: return 48
+        case .p521: return 66
+        }
+    }
 
     /// The group order n, big-endian (FIPS 186-4 §D.1.2.3, §D.1.2.4).
     public var order: [UInt8] {
@@ -25,17 +47,37 @@ public enum ECCurve: String, Hashable, Sendable, CaseIterable {
         case .p256: return hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
         case .p384:
             return hex("ffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973")
+        case .p521:
+            return hex("01ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409")
         }
     }
 
-    /// COSE `crv` (RFC 9053 §7.1): P-256 is 1, P-384 is 2.
-    public var coseCurve: Int64 { self == .p256 ? 1 : 2 }
+    /// COSE `crv` (RFC 9053 §7.1): P-256 is 1, P-384 is 2, P-521 is 3.
+    public var coseCurve: Int64 {
+        switch self {
+        case .p256: return 1
+        case .p384: return 2
+        case .p521: return 3
+        }
+    }
 
-    /// COSE `alg` of ECDSA with this curve's usual hash (RFC 9053 §2.1): ES256 is -7, ES384 is -35.
-    public var coseAlgorithm: Int64 { self == .p256 ? -7 : -35 }
+    /// COSE `alg` of ECDSA with this curve's usual hash (RFC 9053 §2.1): ES256 -7, ES384 -35, ES512 -36.
+    public var coseAlgorithm: Int64 {
+        switch self {
+        case .p256: return -7
+        case .p384: return -35
+        case .p521: return -36
+        }
+    }
 
     /// The hash ECDSA normally pairs with this curve.
-    public var digest: DigestAlgorithm { self == .p256 ? .sha256 : .sha384 }
+    public var digest: DigestAlgorithm {
+        switch self {
+        case .p256: return .sha256
+        case .p384: return .sha384
+        case .p521: return .sha512
+        }
+    }
 }
 
 /// Lowercase hex of `bytes`.

@@ -1,7 +1,7 @@
 internal import COpenSSL
 import CBOR
 
-/// A private key held by OpenSSL (EVP_PKEY): EC P-256/P-384 or RSA.
+/// A private key held by OpenSSL (EVP_PKEY): EC, RSA, Ed25519 or Ed448.
 ///
 /// Signatures are deterministic: the same key and message always give the same bytes (see
 /// `DeterministicRandomness`), which keeps forged evidence and vectors reproducible from a seed.
@@ -44,8 +44,7 @@ public final class PrivateKey: @unchecked Sendable {
 
     private static func generate(_ algorithm: KeyAlgorithm, entropy: [UInt8]) throws -> PrivateKey {
         let pkey = try DeterministicRandomness.shared.withEntropy(entropy) { context -> OpaquePointer in
-            let name = if case .ec = algorithm { "EC" } else { "RSA" }
-            let ctx = try check(EVP_PKEY_CTX_new_from_name(context, name, nil), "EVP_PKEY_CTX_new_from_name")
+            let ctx = try check(EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil), "EVP_PKEY_CTX_new_from_name")
             defer { EVP_PKEY_CTX_free(ctx) }
             try check(EVP_PKEY_keygen_init(ctx), "EVP_PKEY_keygen_init")
             switch algorithm {
@@ -53,6 +52,8 @@ public final class PrivateKey: @unchecked Sendable {
                 try check(EVP_PKEY_CTX_set_group_name(ctx, curve.rawValue), "EVP_PKEY_CTX_set_group_name")
             case .rsa(let bits):
                 try check(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)), "EVP_PKEY_CTX_set_rsa_keygen_bits")
+            case .ed25519, .ed448:
+                break
             }
             var key: OpaquePointer?
             try check(EVP_PKEY_generate(ctx, &key), "EVP_PKEY_generate")
@@ -85,16 +86,17 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
-    /// for RSA keys (RFC 8017 §8.2). `digest` hashes the message first, as ES256 and friends require.
-    public func sign(_ message: [UInt8], digest: DigestAlgorithm) throws -> [UInt8] {
+    /// for RSA keys (RFC 8017 §8.2). `digest` hashes the message first, as ES256 and friends require; EdDSA keys
+    /// sign the message itself and take no digest (RFC 8032 §5.1.6).
+    public func sign(_ message: [UInt8], digest: DigestAlgorithm?) throws -> [UInt8] {
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
-            secret: signingSecret, label: "sign \(digest.rawValue) " + hex(sha256(message)), count: entropyCount)
+            secret: signingSecret, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)), count: entropyCount)
         return try DeterministicRandomness.shared.withEntropy(entropy) { context in
             guard let md = EVP_MD_CTX_new() else { throw CryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }
-            try check(EVP_DigestSignInit_ex(md, nil, digest.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
+            try check(EVP_DigestSignInit_ex(md, nil, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
             var length = 0
             try check(EVP_DigestSign(md, nil, &length, message, message.count), "EVP_DigestSign")
             var signature = [UInt8](repeating: 0, count: length)

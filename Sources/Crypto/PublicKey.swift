@@ -1,7 +1,7 @@
 internal import COpenSSL
 import CBOR
 
-/// A public key held by OpenSSL: EC P-256/P-384 or RSA.
+/// A public key held by OpenSSL: EC P-256/P-384/P-521, RSA, Ed25519 or Ed448.
 public final class PublicKey: @unchecked Sendable, Hashable {
     let pkey: OpaquePointer
     public let algorithm: KeyAlgorithm
@@ -68,6 +68,8 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     static func algorithm(of pkey: OpaquePointer) throws -> KeyAlgorithm {
         if EVP_PKEY_is_a(pkey, "RSA") == 1 { return .rsa(bits: Int(EVP_PKEY_get_bits(pkey))) }
+        if EVP_PKEY_is_a(pkey, "ED25519") == 1 { return .ed25519 }
+        if EVP_PKEY_is_a(pkey, "ED448") == 1 { return .ed448 }
         guard EVP_PKEY_is_a(pkey, "EC") == 1 else { throw CryptoError.unsupported("key type other than EC and RSA") }
         var name = [CChar](repeating: 0, count: 64)
         var length = 0
@@ -77,6 +79,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         switch group {
         case "prime256v1", "P-256": return .ec(.p256)
         case "secp384r1", "P-384": return .ec(.p384)
+        case "secp521r1", "P-521": return .ec(.p521)
         default: throw CryptoError.unsupported("EC group \(group)")
         }
     }
@@ -119,14 +122,15 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         return String(decoding: bio.contents, as: UTF8.self)
     }
 
-    /// Verifies an ECDSA (DER) or RSASSA-PKCS1-v1_5 signature over `message`; false for any failure.
-    public func verify(_ signature: [UInt8], for message: [UInt8], digest: DigestAlgorithm) -> Bool {
+    /// Verifies an ECDSA (DER), RSASSA-PKCS1-v1_5 or (with no digest) EdDSA signature over `message`; false for
+    /// any failure.
+    public func verify(_ signature: [UInt8], for message: [UInt8], digest: DigestAlgorithm?) -> Bool {
         guard let md = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(md)
             CryptoError.drainQueue()
         }
-        guard EVP_DigestVerifyInit_ex(md, nil, digest.rawValue, DeterministicRandomness.shared.libraryContext,
+        guard EVP_DigestVerifyInit_ex(md, nil, digest?.rawValue, DeterministicRandomness.shared.libraryContext,
                                       nil, pkey, nil) == 1 else { return false }
         return EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
     }

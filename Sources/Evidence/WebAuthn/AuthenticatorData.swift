@@ -67,8 +67,9 @@ public struct AuthenticatorData: Hashable, Sendable {
     }
 
     /// Parses authenticator data, honouring AT and ED (§6.1); `ignoreAttestedCredentialFlag` reads the 37-byte
-    /// form even when AT is set, as App Attest assertions need (their flags are 0x40 with no credential data).
-    public init(parsing bytes: [UInt8], ignoreAttestedCredentialFlag: Bool = false) throws {
+    /// form even when AT is set, as App Attest assertions need (their flags are 0x40 with no credential data);
+    /// `allowTrailingBytes` ignores what follows the last structure, as lenient parsers do.
+    public init(parsing bytes: [UInt8], ignoreAttestedCredentialFlag: Bool = false, allowTrailingBytes: Bool = false) throws {
         guard bytes.count >= 37 else { throw ParseError.tooShort(needed: 37, have: bytes.count) }
         rpIdHash = Array(bytes[0..<32])
         flags = Flags(rawValue: bytes[32])
@@ -109,7 +110,7 @@ public struct AuthenticatorData: Hashable, Sendable {
         } else {
             extensions = nil
         }
-        if position != bytes.count {
+        if position != bytes.count && !allowTrailingBytes {
             throw ParseError.trailingBytes(offset: position)
         }
     }

@@ -51,7 +51,7 @@ public struct AndroidAttestationBlueprint: Sendable {
 
     /// The leaf issued by `authorities[0]`, followed by the authorities' certificates.
     public func render(authorities: [AndroidPKI.Authority]) throws -> [Certificate] {
-        let leaf = try AndroidPKI.issue(
+        let leaf = try CertificateAuthority.issue(
             serial: leafSerial, subject: leafSubject, key: key.publicKey,
             issuer: try DistinguishedName(der: authorities[0].certificate.subjectDER), signer: authorities[0].key,
             validity: leafValidity,

@@ -7,11 +7,7 @@ import Foundation
 /// TEST, derived from a seed: an RSA-4096 root in the legacy `serialNumber=` style, an EC P-384 root in the style
 /// of "Key Attestation CA1", and a software-attestation root that is not a hardware trust anchor.
 public struct AndroidPKI: Sendable {
-    /// One CA: its certificate and the key that signs below it.
-    public struct Authority: Sendable {
-        public let certificate: Certificate
-        public let key: PrivateKey
-    }
+    public typealias Authority = CertificateAuthority
 
     public let rsaRoot: Authority
     public let ecRoot: Authority
@@ -35,9 +31,7 @@ public struct AndroidPKI: Sendable {
 
         func root(_ label: String, _ algorithm: KeyAlgorithm, _ subject: DistinguishedName) throws -> Authority {
             let key = try seed.key(algorithm, "android \(label)")
-            return Authority(certificate: try Self.issue(
-                serial: try serial(label), subject: subject, key: key.publicKey, issuer: subject, signer: key,
-                validity: Self.rootValidity, extensions: Self.caExtensions(key, issuer: nil, pathLength: nil)), key: key)
+            return try CertificateAuthority.root(subject: subject, key: key, serial: try serial(label), validity: Self.rootValidity)
         }
         rsaRoot = try root("rsa root", .rsa(bits: 4096),
                            name(.serialNumber("f92009e853b6b045"), .commonName("TEST Hardware Attestation Root")))
@@ -78,32 +72,8 @@ public struct AndroidPKI: Sendable {
     static func authority(_ seed: ForgeSeed, _ label: String, _ algorithm: KeyAlgorithm, under issuer: Authority,
                           subject: DistinguishedName, validity: (Date, Date), pathLength: Int64?,
                           extra: [CertificateExtension] = []) throws -> Authority {
-        let key = try seed.key(algorithm, "android \(label)")
-        let certificate = try issue(
-            serial: try seed.bytes("android serial \(label)", count: 8), subject: subject, key: key.publicKey,
-            issuer: try DistinguishedName(der: issuer.certificate.subjectDER), signer: issuer.key, validity: validity,
-            extensions: caExtensions(key, issuer: issuer.key, pathLength: pathLength) + extra)
-        return Authority(certificate: certificate, key: key)
-    }
-
-    static func caExtensions(_ key: PrivateKey, issuer: PrivateKey?, pathLength: Int64?) -> [CertificateExtension] {
-        func identifier(_ key: PrivateKey) -> [UInt8] { Array(sha256(key.publicKey.spki).prefix(20)) }
-        return [.subjectKeyIdentifier(identifier(key))] + (issuer.map { [.authorityKeyIdentifier(identifier($0))] } ?? [])
-            + [.basicConstraints(ca: true, pathLength: pathLength), .keyUsage([.keyCertSign, .cRLSign])]
-    }
-
-    /// A certificate signed with the algorithm the signer's key calls for.
-    public static func issue(serial: [UInt8], subject: DistinguishedName, key: PublicKey, issuer: DistinguishedName,
-                             signer: PrivateKey, validity: (Date, Date), extensions: [CertificateExtension]) throws -> Certificate {
-        let algorithm: SignatureAlgorithm
-        switch signer.algorithm {
-        case .rsa: algorithm = .sha256WithRSAEncryption
-        case .ec(.p384): algorithm = .ecdsaWithSHA384
-        case .ec: algorithm = .ecdsaWithSHA256
-        }
-        return try CertificateTemplate(
-            serialNumber: serial, signatureAlgorithm: algorithm, issuer: issuer, subject: subject, notBefore: validity.0,
-            notAfter: validity.1, subjectPublicKeyInfo: key.spki, extensions: extensions
-        ).signed(by: signer)
+        try issuer.subordinate(subject: subject, key: try seed.key(algorithm, "android \(label)"),
+                               serial: try seed.bytes("android serial \(label)", count: 8), validity: validity,
+                               pathLength: pathLength, extra: extra)
     }
 }

@@ -60,7 +60,7 @@ public struct AndroidScenario: Sendable {
         if let extensionKey {
             // Another subject than the attested leaf's, or the forged leaf would look self-issued.
             let subject = DistinguishedName([.commonName("Android Keystore Key"), .organizationalUnit("chain extension")])
-            let forged = try AndroidPKI.issue(
+            let forged = try CertificateAuthority.issue(
                 serial: [1], subject: subject, key: extensionKey.publicKey, issuer: blueprint.leafSubject,
                 signer: blueprint.key, validity: blueprint.leafValidity,
                 extensions: chain[0].extensions)
@@ -74,7 +74,7 @@ public struct AndroidScenario: Sendable {
     static func reissue(_ authority: AndroidPKI.Authority, under issuer: AndroidPKI.Authority,
                         validity: (Date, Date)? = nil, extra: [CertificateExtension] = []) throws -> AndroidPKI.Authority {
         let certificate = authority.certificate
-        let reissued = try AndroidPKI.issue(
+        let reissued = try CertificateAuthority.issue(
             serial: certificate.serialNumber, subject: try DistinguishedName(der: certificate.subjectDER),
             key: authority.key.publicKey, issuer: try DistinguishedName(der: issuer.certificate.subjectDER), signer: issuer.key,
             validity: validity ?? (certificate.notBefore, certificate.notAfter), extensions: certificate.extensions + extra)

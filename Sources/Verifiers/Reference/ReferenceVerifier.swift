@@ -39,6 +39,7 @@ public struct ReferenceVerifier: AttestationVerifier {
 final class ReferenceSession: VerificationSession {
     let policy: Policy
     var appAttest = AppAttestState()
+    var webAuthn = WebAuthnState()
 
     init(policy: Policy) { self.policy = policy }
 
@@ -48,6 +49,8 @@ final class ReferenceSession: VerificationSession {
             case AppAttestFamily.attestationStep: try AttestationVerification.verify(step, policy: policy, state: &appAttest)
             case AppAttestFamily.assertionStep: try AssertionVerification.verify(step, policy: policy, state: &appAttest)
             case AndroidFamily.attestationStep: try AndroidAttestationVerification.verify(step, policy: policy)
+            case WebAuthnFamily.registrationStep: try RegistrationVerification.verify(step, policy: policy, state: &webAuthn)
+            case WebAuthnFamily.assertionStep: try WebAuthnAssertionVerification.verify(step, policy: policy, state: &webAuthn)
             default: throw HarnessError("the reference verifier does not know step kind \(step.kind)")
             }
             return .accept

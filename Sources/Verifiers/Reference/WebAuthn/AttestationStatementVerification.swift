@@ -1,0 +1,179 @@
+import CBOR
+import Catalogue
+import Conformance
+import Crypto
+import DER
+import Evidence
+
+/// The verification procedures of the attestation statement formats (WebAuthn L3 §8), each check under its rule.
+enum AttestationStatementVerification {
+    /// What a statement proves (§6.5.3 attestation types), for the trust assessment of §7.1 step 24.
+    enum Trust {
+        /// `none`: nothing.
+        case none
+        /// Self attestation: signed by the credential key.
+        case selfAttestation
+        /// Basic or anonymization-CA attestation: a certificate path, attestation certificate first.
+        case certificates([Certificate])
+    }
+
+    static let supportedFormats = [WebAuthnFormat.none, WebAuthnFormat.packed, WebAuthnFormat.androidKey,
+                                   WebAuthnFormat.apple, WebAuthnFormat.fidoU2F]
+
+    /// What every procedure is given (§7.1 step 22): the statement, authenticatorData and the clientDataHash.
+    struct Input {
+        let statement: CBORChecks.FormatMap
+        let authenticatorData: [UInt8]
+        let parsed: AuthenticatorData
+        let credential: AuthenticatorData.AttestedCredentialData
+        let credentialKey: COSEKey
+        let clientDataHash: [UInt8]
+        let policy: Policy
+
+        var signedData: [UInt8] { authenticatorData + clientDataHash }
+    }
+
+    static func verify(format: String, statement: CBORValue, _ authenticatorData: [UInt8], _ parsed: AuthenticatorData,
+                       credentialKey: COSEKey, clientDataHash: [UInt8], policy: Policy) throws -> Trust {
+        let keys: [String]
+        switch format {
+        case WebAuthnFormat.none: keys = []
+        case WebAuthnFormat.packed, WebAuthnFormat.androidKey: keys = ["alg", "sig", "x5c"]
+        case WebAuthnFormat.apple: keys = ["x5c"]
+        default: keys = ["sig", "x5c"]
+        }
+        let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStructure, name: "attStmt"),
+                          authenticatorData: authenticatorData, parsed: parsed, credential: parsed.attestedCredentialData!,
+                          credentialKey: credentialKey, clientDataHash: clientDataHash, policy: policy)
+        switch format {
+        case WebAuthnFormat.none: return .none
+        case WebAuthnFormat.packed: return try packed(input)
+        case WebAuthnFormat.androidKey: return try androidKey(input)
+        case WebAuthnFormat.apple: return try apple(input)
+        default: return try fidoU2F(input)
+        }
+    }
+
+    /// §8.2: with x5c, the attestation certificate signs and meets §8.2.1; without, the credential key signs.
+    static func packed(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        let signature = try input.statement.bytes("sig")
+        guard input.statement.entries.contains(where: { $0.key == .text("x5c") }) else {
+            let algorithm = try input.statement.value("alg").intValue
+            try policy.require(.webAuthnAttestationSignature, algorithm == input.credentialKey.algorithm.rawValue,
+                               "self attestation alg \(algorithm.map(String.init) ?? "?") is not the credential key's")
+            try policy.require(.webAuthnAttestationSignature, input.credentialKey.verify(signature, for: input.signedData),
+                               "self attestation signature does not verify with the credential key")
+            return .selfAttestation
+        }
+        let certificates = try certificateList(input.statement)
+        let leaf = certificates[0]
+        let algorithm = try statementAlgorithm(input.statement)
+        try policy.require(.webAuthnAttestationSignature,
+                           COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(signature, for: input.signedData),
+                           "packed signature does not verify with the attestation certificate")
+
+        // §8.2.1 certificate requirements.
+        let fields = try CertificateFields(der: leaf.der)
+        let subject = try DistinguishedName(der: leaf.subjectDER)
+        func attribute(_ oid: ASN1ObjectIdentifier) -> String? {
+            subject.attributes.first { $0.type == oid }.flatMap { try? $0.value.stringValue() }
+        }
+        try policy.require(.webAuthnPackedCertificate, fields.version == 2, "the attestation certificate is not X.509 v3")
+        try policy.require(.webAuthnPackedCertificate, attribute("2.5.4.11") == WebAuthnFormat.packedOrganizationalUnit,
+                           "subject OU is \(attribute("2.5.4.11").map { "\"\($0)\"" } ?? "absent"), not \"Authenticator Attestation\"")
+        try policy.require(.webAuthnPackedCertificate, ["2.5.4.6", "2.5.4.10", "2.5.4.3"].allSatisfy { attribute($0) != nil },
+                           "subject lacks C, O or CN")
+        try policy.require(.webAuthnPackedCertificate, !ChainChecks.isCA(leaf), "the attestation certificate says cA TRUE")
+        if let value = leaf.extension(WebAuthnFormat.aaguidExtension)?.value {
+            let aaguid = try? DERReader.parse(value).octetStringValue()
+            try policy.require(.webAuthnPackedAAGUID, aaguid == input.credential.aaguid,
+                               "id-fido-gen-ce-aaguid \(aaguid.map(hex) ?? "malformed") is not the AAGUID \(hex(input.credential.aaguid))")
+        }
+        return .certificates(certificates)
+    }
+
+    /// §8.4: the credential certificate's key signs and is the credential key; its KeyDescription binds the
+    /// clientDataHash, and (from either list) origin GENERATED, purpose SIGN, no allApplications.
+    static func androidKey(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        let certificates = try certificateList(input.statement)
+        let leaf = certificates[0]
+        let algorithm = try statementAlgorithm(input.statement)
+        try policy.require(.webAuthnAttestationSignature,
+                           COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(try input.statement.bytes("sig"), for: input.signedData),
+                           "android-key signature does not verify with the credential certificate's key")
+        try policy.require(.webAuthnAndroidKeyPublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
+                           "the credential certificate's key is not the credential public key")
+        guard let value = leaf.extension(KeyDescription.extensionOID)?.value else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "the android-key credential certificate has no KeyDescription")
+        }
+        let description: KeyDescription
+        do {
+            description = try KeyDescription(der: value, options: .lenient)
+        } catch {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "KeyDescription: \(error)")
+        }
+        try policy.require(.webAuthnAndroidKeyChallenge, description.attestationChallenge == input.clientDataHash,
+                           "attestationChallenge \(hex(description.attestationChallenge)) is not the clientDataHash")
+        let lists = [description.hardwareEnforced, description.softwareEnforced]
+        try policy.require(.androidAllApplications, !lists.contains { $0.contains(.allApplications) }, "allApplications is present")
+        let origin = lists.lazy.compactMap { $0.integer(.origin) }.first
+        try policy.require(.androidOrigin, origin == KeyMintValues.originGenerated,
+                           "origin is \(origin.map(String.init) ?? "absent"), not GENERATED")
+        let purposes = lists.flatMap { $0.integerSet(.purpose) ?? [] }
+        try policy.require(.androidPurpose, purposes.contains(KeyMintValues.purposeSign), "purpose \(purposes) lacks SIGN")
+        return .certificates(certificates)
+    }
+
+    /// §8.8: the credential certificate carries nonce = SHA-256(authenticatorData || clientDataHash) and the
+    /// credential key.
+    static func apple(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        let certificates = try certificateList(input.statement)
+        let leaf = certificates[0]
+        let nonce: [UInt8]? = leaf.extension(WebAuthnFormat.appleNonceExtension).flatMap { element in
+            guard var sequence = try? DERReader.parse(element.value).contents(),
+                  let tagged = try? sequence.next().explicitlyTagged(1) else { return nil }
+            return try? tagged.octetStringValue()
+        }
+        try policy.require(.webAuthnAppleNonce, nonce == sha256(input.signedData),
+                           "the nonce extension is \(nonce.map(hex) ?? "absent or malformed"), not SHA-256(authenticatorData || clientDataHash)")
+        try policy.require(.webAuthnApplePublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
+                           "the credential certificate's key is not the credential public key")
+        return .certificates(certificates)
+    }
+
+    /// §8.6: one P-256 certificate; its key signs `00 || rpIdHash || clientDataHash || credentialId || 04 x y`.
+    static func fidoU2F(_ input: Input) throws -> Trust {
+        let certificates = try certificateList(input.statement)
+        guard certificates.count == 1, let certificateKey = try? certificates[0].publicKey, certificateKey.algorithm == .ec(.p256),
+              let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "fido-u2f needs one P-256 certificate and a P-256 credential key")
+        }
+        let signed = [0x00] + input.parsed.rpIdHash + input.clientDataHash + input.credential.credentialId + point
+        try input.policy.require(.webAuthnAttestationSignature,
+                                 certificateKey.verify(try input.statement.bytes("sig"), for: signed, digest: .sha256),
+                                 "fido-u2f signature does not verify with the attestation certificate")
+        return .certificates(certificates)
+    }
+
+    static func statementAlgorithm(_ statement: CBORChecks.FormatMap) throws -> COSEKey.Algorithm {
+        guard let value = try statement.value("alg").intValue, let algorithm = COSEKey.Algorithm(rawValue: value) else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "attStmt alg is not a supported COSE algorithm")
+        }
+        return algorithm
+    }
+
+    static func certificateList(_ statement: CBORChecks.FormatMap) throws -> [Certificate] {
+        guard let x5c = try statement.value("x5c").arrayValue, !x5c.isEmpty else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "x5c is not a non-empty array")
+        }
+        return try x5c.map { element in
+            guard let der = element.bytesValue, let certificate = try? Certificate(der: der) else {
+                throw RuleViolation(rule: .webAuthnStructure, reason: "x5c holds something other than a DER certificate")
+            }
+            return certificate
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Catalogue
+import Conformance
+import Crypto
+import Evidence
+
+/// WebAuthn authentication (§7.2, protocols.md §3.6), each step under its rule id.
+enum WebAuthnAssertionVerification {
+    static func verify(_ step: Step, policy: Policy, state: inout WebAuthnState) throws {
+        let parameters = try WebAuthnParameters(policy)
+        let credentialId = try step.input("credentialId")
+        let clientDataJSON = try step.input("clientDataJSON")
+        let authenticatorData = try step.input("authenticatorData")
+        let user = try step.input("user")
+
+        // Steps 5-6: the record by rawId; a verifier without that check uses the user's credential.
+        let recordId: [UInt8]
+        if state.credentials[credentialId] != nil {
+            recordId = credentialId
+        } else {
+            try policy.require(.webAuthnCredential, false, "credential \(Base64URL.encode(credentialId)) is not registered")
+            guard let owned = state.credentials.first(where: { $0.value.user == user })?.key else {
+                throw RuleViolation(rule: .webAuthnCredential, reason: "the user has no registered credential")
+            }
+            recordId = owned
+        }
+        var record = state.credentials[recordId]!
+        try policy.require(.webAuthnOwner, record.user == user, "the credential belongs to another user than the ceremony's")
+        if let userHandle = step.inputs["userHandle"] {
+            try policy.require(.webAuthnUserHandle, userHandle == record.user, "userHandle is not the credential owner's")
+        }
+
+        // Steps 8-14.
+        try CeremonyChecks.verifyClientData(clientDataJSON, type: WebAuthnFormat.getType, challenge: try step.input("challenge"),
+                                            parameters, policy: policy)
+        // Steps 15-18.
+        let parsed = try CeremonyChecks.parseAuthenticatorData(authenticatorData, registration: false, policy: policy)
+        try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
+        // Steps 20-21.
+        try policy.require(.webAuthnAssertionSignature,
+                           record.key.verify(try step.input("signature"), for: authenticatorData + sha256(clientDataJSON)),
+                           "signature does not verify over authenticatorData || SHA-256(clientDataJSON) with the stored key")
+        // Step 22.
+        if parsed.signCount != 0 || record.signCount != 0 {
+            try policy.require(.webAuthnSignCount, parsed.signCount > record.signCount,
+                               "signCount \(parsed.signCount) is not greater than the stored \(record.signCount)")
+        }
+        // Step 24.
+        record.signCount = parsed.signCount
+        state.credentials[recordId] = record
+    }
+}
