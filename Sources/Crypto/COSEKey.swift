@@ -10,6 +10,9 @@ public struct COSEKey: Hashable, Sendable {
         case es384 = -35
         case es512 = -36
         case edDSA = -8
+        /// Fully specified EdDSA algorithms (RFC 9864 §2.2): the curve is part of the algorithm.
+        case ed25519 = -19
+        case ed448 = -53
         case rs256 = -257
         case rs384 = -258
         case rs512 = -259
@@ -20,7 +23,7 @@ public struct COSEKey: Hashable, Sendable {
             case .es256, .rs256: return .sha256
             case .es384, .rs384: return .sha384
             case .es512, .rs512: return .sha512
-            case .edDSA: return nil
+            case .edDSA, .ed25519, .ed448: return nil
             }
         }
     }
@@ -90,7 +93,7 @@ public struct COSEKey: Hashable, Sendable {
                 guard let curve = ECCurve.allCases.first(where: { $0.coseCurve == curveValue }) else {
                     throw ParseError.unsupported(label: -1, value: curveValue)
                 }
-                guard curve.coseAlgorithm == algorithmValue || !requireAlgorithmFit && algorithm != .edDSA else {
+                guard curve.coseAlgorithm == algorithmValue || !requireAlgorithmFit && algorithm.digest != nil else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: curveValue)
                 }
                 let x = try bytes(-2), y = try bytes(-3)
@@ -102,15 +105,12 @@ public struct COSEKey: Hashable, Sendable {
                 guard [.rs256, .rs384, .rs512].contains(algorithm) else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: nil)
                 }
-                let spki = DERElement.sequence([
-                    .sequence([.oid("1.2.840.113549.1.1.1"), .null]),
-                    .bitString(DERElement.sequence([.integer(unsignedBigEndian: try bytes(-1)),
-                                                    .integer(unsignedBigEndian: try bytes(-2))]).serialized),
-                ])
-                key = try PublicKey(spki: spki.serialized)
+                key = try PublicKey(rsaModulus: try bytes(-1), exponent: try bytes(-2))
             case Self.okp:
                 let curveValue = try integer(-1)
-                guard algorithm == .edDSA else {
+                let fits = algorithm == .edDSA || algorithm == .ed25519 && curveValue == Self.ed25519
+                    || algorithm == .ed448 && curveValue == Self.ed448
+                guard fits || !requireAlgorithmFit && [.edDSA, .ed25519, .ed448].contains(algorithm) else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: curveValue)
                 }
                 let oid: ASN1ObjectIdentifier

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import CBOR
+import DER
 
 /// A public key held by OpenSSL: EC P-256/P-384/P-521, RSA, Ed25519 or Ed448.
 public final class PublicKey: @unchecked Sendable, Hashable {
@@ -54,6 +55,16 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         }
         defer { EVP_PKEY_free(pkey) }
         try self.init(spki: PublicKey.spki(of: pkey))
+    }
+
+    /// An RSA key from its modulus and public exponent, unsigned big-endian (RFC 8017 §A.1.1, in an RFC 3279
+    /// §2.3.1 SubjectPublicKeyInfo).
+    public convenience init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws {
+        let spki = DERElement.sequence([
+            .sequence([.oid("1.2.840.113549.1.1.1"), .null]),
+            .bitString(DERElement.sequence([.integer(unsignedBigEndian: modulus), .integer(unsignedBigEndian: exponent)]).serialized),
+        ])
+        try self.init(spki: spki.serialized)
     }
 
     deinit { EVP_PKEY_free(pkey) }

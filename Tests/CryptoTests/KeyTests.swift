@@ -27,16 +27,24 @@ import Testing
         var spki = try DERReader.parse(key.spki).contents()
         var algorithm = try spki.next().contents()
         #expect(try algorithm.next().oidValue() == "1.2.840.10045.2.1")
-        #expect(try algorithm.next().oidValue() == (curve == .p256 ? "1.2.840.10045.3.1.7" : "1.3.132.0.34"))
+        let (curveOID, spkiLength): (ASN1ObjectIdentifier, Int) = switch curve {
+        case .p256: ("1.2.840.10045.3.1.7", 91)
+        case .p384: ("1.3.132.0.34", 120)
+        case .p521: ("1.3.132.0.35", 158)
+        }
+        #expect(try algorithm.next().oidValue() == curveOID)
         #expect(try spki.next().bitStringValue().bytes == point)
-        #expect(key.spki.count == (curve == .p256 ? 91 : 120))
+        #expect(key.spki.count == spkiLength)
         #expect(try PublicKey(x963: point, curve: curve) == key)
         #expect(try PEMDocument.parseAll(key.pem) == [PEMDocument(label: "PUBLIC KEY", der: key.spki)])
         let cose = CBORWriter.encode(try key.coseKey)
         let size = UInt8(curve.coordinateSize)
-        let header: [UInt8] = curve == .p256
-            ? [0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, size]
-            : [0xa5, 0x01, 0x02, 0x03, 0x38, 0x22, 0x20, 0x02, 0x21, 0x58, size]
+        // alg -7 is one byte (0x26); -35 and -36 take two (0x38 0x22, 0x38 0x23).
+        let header: [UInt8] = switch curve {
+        case .p256: [0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, size]
+        case .p384: [0xa5, 0x01, 0x02, 0x03, 0x38, 0x22, 0x20, 0x02, 0x21, 0x58, size]
+        case .p521: [0xa5, 0x01, 0x02, 0x03, 0x38, 0x23, 0x20, 0x03, 0x21, 0x58, size]
+        }
         #expect(Array(cose.prefix(header.count)) == header)
         #expect(try CBORReader.decode(cose, options: .ctap2Canonical)[-2] == .bytes(Array(point[1...curve.coordinateSize])))
     }

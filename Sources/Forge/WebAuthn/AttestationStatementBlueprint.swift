@@ -56,6 +56,13 @@ public struct PackedStatement: Sendable {
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
 
+    public init(issuer: CertificateAuthority?, attestationKey: PrivateKey, subject: DistinguishedName, validity: (Date, Date)) {
+        self.issuer = issuer
+        self.attestationKey = attestationKey
+        self.subject = subject
+        self.validity = validity
+    }
+
     public enum AAGUIDExtension: Sendable {
         case credential
         case value([UInt8])
@@ -108,6 +115,11 @@ public struct AndroidKeyStatement: Sendable {
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
 
+    public init(android: AndroidScenario, pki: AndroidPKI) {
+        self.android = android
+        self.pki = pki
+    }
+
     func render(_ input: AttestationStatementBlueprint.Input) throws -> [CBORMapEntry] {
         var android = self.android
         android.attestation.keyDescription.attestationChallenge = challengeOverride ?? input.clientDataHash
@@ -129,6 +141,11 @@ public struct AppleStatement: Sendable {
     public var certifiedKey: PublicKey?
     public var nonceOverride: [UInt8]?
     public var validity: (Date, Date)
+
+    public init(intermediate: CertificateAuthority, validity: (Date, Date)) {
+        self.intermediate = intermediate
+        self.validity = validity
+    }
 
     func render(_ input: AttestationStatementBlueprint.Input) throws -> [CBORMapEntry] {
         let nonce = nonceOverride ?? sha256(input.authenticatorData + input.clientDataHash)

@@ -18,7 +18,7 @@ enum AttestationStatementVerification {
     }
 
     static let supportedFormats = [WebAuthnFormat.none, WebAuthnFormat.packed, WebAuthnFormat.androidKey,
-                                   WebAuthnFormat.apple, WebAuthnFormat.fidoU2F]
+                                   WebAuthnFormat.apple, WebAuthnFormat.fidoU2F, WebAuthnFormat.tpm]
 
     /// What every procedure is given (§7.1 step 22): the statement, authenticatorData and the clientDataHash.
     struct Input {
@@ -40,6 +40,7 @@ enum AttestationStatementVerification {
         case WebAuthnFormat.none: keys = []
         case WebAuthnFormat.packed, WebAuthnFormat.androidKey: keys = ["alg", "sig", "x5c"]
         case WebAuthnFormat.apple: keys = ["x5c"]
+        case WebAuthnFormat.tpm: keys = ["ver", "alg", "x5c", "sig", "certInfo", "pubArea"]
         default: keys = ["sig", "x5c"]
         }
         let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStructure, name: "attStmt"),
@@ -50,6 +51,7 @@ enum AttestationStatementVerification {
         case WebAuthnFormat.packed: return try packed(input)
         case WebAuthnFormat.androidKey: return try androidKey(input)
         case WebAuthnFormat.apple: return try apple(input)
+        case WebAuthnFormat.tpm: return try tpm(input)
         default: return try fidoU2F(input)
         }
     }
@@ -155,6 +157,54 @@ enum AttestationStatementVerification {
         try input.policy.require(.webAuthnAttestationSignature,
                                  certificateKey.verify(try input.statement.bytes("sig"), for: signed, digest: .sha256),
                                  "fido-u2f signature does not verify with the attestation certificate")
+        return .certificates(certificates)
+    }
+
+    /// §8.3: pubArea holds the credential key; certInfo certifies that pubArea (its name) with extraData =
+    /// hash(authenticatorData || clientDataHash); the AIK certificate signs certInfo. No forged case targets TPM
+    /// yet, so its failures count under the generic statement rules; the AIK certificate profile (§8.3.1) is
+    /// not checked.
+    static func tpm(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        guard try input.statement.value("ver").textValue == "2.0" else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "tpm ver is not \"2.0\"")
+        }
+        let pubAreaBytes = try input.statement.bytes("pubArea")
+        let certInfoBytes = try input.statement.bytes("certInfo")
+        let pubArea: TPMStructures.PublicArea
+        let certInfo: TPMStructures.Attestation
+        do {
+            pubArea = try TPMStructures.PublicArea(parsing: pubAreaBytes)
+            certInfo = try TPMStructures.Attestation(parsing: certInfoBytes)
+        } catch {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+        }
+        let certificates = try certificateList(input.statement)
+        let algorithm = try statementAlgorithm(input.statement)
+        let digests: [UInt16: DigestAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
+                                                  TPMStructures.algorithmSHA512: .sha512]
+        guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg],
+              certInfo.magic == TPMStructures.Attestation.generatedValue, certInfo.type == TPMStructures.Attestation.certifyType else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "certInfo is not a TPM-generated certification with a supported hash")
+        }
+        let certified: PublicKey? = {
+            if let curve = pubArea.curve {
+                guard let name = TPMStructures.curves[curve], let ecCurve = ECCurve(rawValue: name) else { return nil }
+                return try? PublicKey(x963: [0x04] + pubArea.unique[0] + pubArea.unique[1], curve: ecCurve)
+            }
+            let exponent = pubArea.rsaExponent.map { $0 == 0 ? 65_537 : $0 } ?? 65_537
+            return try? PublicKey(rsaModulus: pubArea.unique[0], exponent: withUnsafeBytes(of: exponent.bigEndian, Array.init))
+        }()
+        try policy.require(.webAuthnAttestationSignature, certified?.spki == input.credentialKey.publicKey.spki,
+                           "pubArea does not hold the credential public key")
+        try policy.require(.webAuthnAttestationSignature, certInfo.extraData == digest.hash(input.signedData),
+                           "certInfo.extraData is not the hash of authenticatorData || clientDataHash")
+        let name = withUnsafeBytes(of: pubArea.nameAlg.bigEndian, Array.init) + nameDigest.hash(pubAreaBytes)
+        try policy.require(.webAuthnAttestationSignature, certInfo.attestedName == name, "certInfo does not certify pubArea")
+        try policy.require(.webAuthnAttestationSignature,
+                           COSEKey(algorithm: algorithm, publicKey: try certificates[0].publicKey)
+                               .verify(try input.statement.bytes("sig"), for: certInfoBytes),
+                           "tpm signature over certInfo does not verify with the AIK certificate")
         return .certificates(certificates)
     }
 
