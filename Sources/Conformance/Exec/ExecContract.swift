@@ -23,6 +23,8 @@ public struct ExecSuite: Codable, Hashable, Sendable {
     public struct ExecStep: Codable, Hashable, Sendable {
         public let kind: String
         public let inputs: [String: String]
+        /// When the request arrives; absent means the case's context time.
+        public let time: Date?
     }
 
     public let format: String
@@ -32,7 +34,7 @@ public struct ExecSuite: Codable, Hashable, Sendable {
     public init(profile: Conformance.Profile, cases: [Case]) {
         self.init(profile: profile, execCases: cases.map { testCase in
             ExecCase(id: testCase.id, family: testCase.family, context: testCase.context, steps: testCase.steps.map {
-                ExecStep(kind: $0.kind, inputs: $0.inputs.mapValues { Data($0).base64EncodedString() })
+                ExecStep(kind: $0.kind, inputs: $0.inputs.mapValues { Data($0).base64EncodedString() }, time: $0.time)
             })
         })
     }
@@ -52,13 +54,16 @@ public struct ExecSuite: Codable, Hashable, Sendable {
     /// The cases back as runnable steps (for verifiers written in Swift that read this document).
     public var runnableSteps: [String: [Step]] {
         Dictionary(uniqueKeysWithValues: cases.map { testCase in
-            (testCase.id, testCase.steps.map { Step(kind: $0.kind, inputs: $0.inputs.mapValues { Array(Data(base64Encoded: $0) ?? Data()) }) })
+            (testCase.id, testCase.steps.map {
+                Step(kind: $0.kind, inputs: $0.inputs.mapValues { Array(Data(base64Encoded: $0) ?? Data()) }, time: $0.time)
+            })
         })
     }
 }
 
-/// The document an `exec:` verifier writes on stdout: one verdict per step, in order, for each case; it may stop
-/// after the first rejection of a case. Schema: vectors/exec-results.schema.json.
+/// The document an `exec:` verifier writes on stdout: one verdict per step, in order, for each case, rejections
+/// included (a rejected request can change the server's state, as a consumed challenge does). Schema:
+/// vectors/exec-results.schema.json.
 public struct ExecResults: Codable, Hashable, Sendable {
     public static let formatVersion = "attest-harness-exec-results/1"
 
@@ -87,7 +92,7 @@ public struct ExecResults: Codable, Hashable, Sendable {
 /// A verifier that judges a whole case at once, because its state lives elsewhere (a child process, a server).
 /// The runner hands it the case without expectations and compares the verdicts it returns.
 public protocol WholeCaseVerifier: AttestationVerifier {
-    /// Verdicts for the case's steps in order; fewer than the steps only after a rejection.
+    /// Verdicts for the case's steps in order.
     /// - Throws: `VerifierFailure` when no verdict could be had.
     func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict]
 }

@@ -48,7 +48,8 @@ public enum ExecSchemas {
                   "additionalProperties": false,
                   "properties": {
                     "kind": {"type": "string"},
-                    "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}}
+                    "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}},
+                    "time": {"type": "string", "format": "date-time"}
                   }
                 }
               }

@@ -68,7 +68,8 @@ public struct Runner: Sendable {
         self.verifier = verifier
     }
 
-    /// Runs one case: a fresh session, then each step in order until one disagrees with its expectation.
+    /// Runs one case: a fresh session, then every step in order (a rejected request can change what later steps
+    /// see), until one disagrees with its expectation. A passing result names the last rejected step.
     public func run(_ testCase: Case) -> CaseResult {
         func result(_ status: CaseResult.Status, step: Int? = nil, expected: Verdict.Outcome? = nil,
                     actual: Verdict? = nil, message: String? = nil) -> CaseResult {
@@ -77,6 +78,7 @@ public struct Runner: Sendable {
         }
         do {
             let next = try verdictSource(for: testCase)
+            var lastRejection: (index: Int, verdict: Verdict)?
             for (index, step) in testCase.steps.enumerated() {
                 let expected = step.expectedVerdict(under: profile)
                 guard let verdict = try next(step) else {
@@ -85,11 +87,9 @@ public struct Runner: Sendable {
                 if verdict.outcome != expected {
                     return result(.finding, step: index, expected: expected, actual: verdict)
                 }
-                if verdict.outcome == .reject {
-                    return result(.pass, step: index, expected: expected, actual: verdict)
-                }
+                if verdict.outcome == .reject { lastRejection = (index, verdict) }
             }
-            return result(.pass)
+            return result(.pass, step: lastRejection?.index, expected: lastRejection.map { _ in .reject }, actual: lastRejection?.verdict)
         } catch VerifierFailure.hang(let seconds) {
             return result(.hang, message: "no answer within \(seconds) s")
         } catch {

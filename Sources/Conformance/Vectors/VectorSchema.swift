@@ -75,7 +75,8 @@ public enum VectorSchema {
                 "properties": {
                   "kind": {"type": "string"},
                   "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}},
-                  "breaks": {"$ref": "#/$defs/ruleId"}
+                  "breaks": {"$ref": "#/$defs/ruleId"},
+                  "time": {"type": "string", "format": "date-time"}
                 }
               }
             },

@@ -17,7 +17,7 @@ public struct HarnessError: Error, Hashable, CustomStringConvertible {
 /// What one case's checks need: the profile's rules, the case's parameters, anchors and time.
 struct Policy {
     let rules: Set<RuleID>
-    let context: CaseContext
+    private(set) var context: CaseContext
     let trustAnchors: [Certificate]
 
     init(profile: Profile, context: CaseContext) throws {
@@ -27,6 +27,14 @@ struct Policy {
     }
 
     func enforces(_ rule: RuleID) -> Bool { rules.contains(rule) }
+
+    /// The same policy with `time` as now (a step's arrival time), or unchanged when it is nil.
+    func at(_ time: Date?) -> Policy {
+        guard let time else { return self }
+        var copy = self
+        copy.context.time = time
+        return copy
+    }
 
     /// Throws a violation of `rule` when it is enforced and `condition` is false.
     func require(_ rule: RuleID, _ condition: @autoclosure () throws -> Bool, _ reason: @autoclosure () -> String) throws {

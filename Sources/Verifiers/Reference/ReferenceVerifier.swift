@@ -17,19 +17,13 @@ public struct ReferenceVerifier: AttestationVerifier {
         ReferenceSession(policy: try Policy(profile: profile, context: context))
     }
 
-    /// Judges every case of an exec suite document, each from fresh state, stopping a case at its first rejection:
-    /// the reference verifier's side of the exec contract and of `serve`.
+    /// Judges every case of an exec suite document, each from fresh state, every step: the reference verifier's
+    /// side of the exec contract and of `serve`.
     public func judge(_ suite: ExecSuite) throws -> ExecResults {
         let steps = suite.runnableSteps
         let results = try suite.cases.map { testCase -> ExecResults.CaseVerdicts in
             let session = try startCase(testCase.context)
-            var verdicts: [Verdict] = []
-            for step in steps[testCase.id] ?? [] {
-                let verdict = try session.verify(step)
-                verdicts.append(verdict)
-                if verdict.outcome == .reject { break }
-            }
-            return ExecResults.CaseVerdicts(id: testCase.id, verdicts: verdicts)
+            return ExecResults.CaseVerdicts(id: testCase.id, verdicts: try (steps[testCase.id] ?? []).map(session.verify))
         }
         return ExecResults(harness: name, results: results)
     }
@@ -44,6 +38,7 @@ final class ReferenceSession: VerificationSession {
     init(policy: Policy) { self.policy = policy }
 
     func verify(_ step: Step) throws -> Verdict {
+        let policy = self.policy.at(step.time)
         do {
             switch step.kind {
             case AppAttestFamily.attestationStep: try AttestationVerification.verify(step, policy: policy, state: &appAttest)
