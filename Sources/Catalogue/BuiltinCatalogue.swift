@@ -4,7 +4,7 @@ import Evidence
 
 /// The families, rules and profiles attest-harness ships.
 public enum BuiltinCatalogue {
-    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self] }
+    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self, PasskeyImportFamily.self] }
 
     /// Every rule, once, in catalogue order.
     public static var rules: [Rule] {
@@ -27,10 +27,10 @@ public enum BuiltinCatalogue {
             parameters: androidParameters),
         Profile(
             name: "device-bound-passkey-import",
-            description: "The native-app passkey import policy (seeds/000): App Attest on iOS; on Android an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked. The import ceremony itself (proof, challenge lifetime, passkey cap) is not in the catalogue yet.",
-            families: [AppAttestFamily.name, AndroidFamily.name],
-            rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id)),
-            parameters: appAttestParameters.merging(androidParameters) { first, _ in first }),
+            description: "The native-app passkey import (seeds/000): start, then complete with App Attest on iOS or, on Android, an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked; a signed proof of exactly six members; a single-use 10-minute challenge; five passkeys per user; then WebAuthn assertions by the imported key with optional per-approval App Attest assertions.",
+            families: [AppAttestFamily.name, AndroidFamily.name, PasskeyImportFamily.name],
+            rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id) + PasskeyImportFamily.rules.map(\.id)),
+            parameters: appAttestParameters.merging(androidParameters) { first, _ in first }.merging(importParameters) { first, _ in first }),
         Profile(
             name: "webauthn-l3",
             description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple, fido-u2f and none formats (§8), a required attestation chain, user verification required, and counters that must increase once non-zero.",
@@ -46,6 +46,11 @@ public enum BuiltinCatalogue {
             + Base64URL.encode(bytes(fromHex: androidParameters["signatureDigest"]!)!),
         "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-8,-257", "userVerification": "required",
         "attestation": "direct",
+    ]
+    /// The relying party the import API returns (`relyingPartyId`) and what its assertions are held to.
+    static let importParameters = [
+        "rpId": "app.attest-harness.example", "origins": "https://app.attest-harness.example", "algorithms": "-7",
+        "userVerification": "required", "attestation": "none",
     ]
     static let appAttestParameters = ["teamId": "A1B2C3D4E5", "bundleId": "dev.attest-harness.example", "environment": "production"]
     static let androidParameters = ["packageName": "dev.attest_harness.example",

@@ -31,7 +31,11 @@ import Verifiers
         #expect(strict.status == .pass, "\(strict.summary)")
         guard let rule = testCase.rule else { return }
         #expect(strict.actual?.rule == rule, "rejected under \(strict.actual?.rule?.rawValue ?? "-"): \(strict.actual?.reason ?? "")")
-        #expect(strict.step == testCase.steps.firstIndex { $0.breaks == rule })
+        #expect(strict.step == testCase.steps.lastIndex { $0.breaks == rule })
+        // A documented API error is the start of the reference verifier's reason.
+        if let step = strict.step, let reason = testCase.steps[step].expectedReason {
+            #expect(strict.actual?.reason?.hasPrefix(reason + ":") == true, "\(strict.actual?.reason ?? "")")
+        }
 
         // Without the rule, every step gets the verdict the reduced profile expects: the rule's steps are
         // accepted, set-up steps that break other rules are still refused.

@@ -20,8 +20,11 @@ import Verifiers
         let report = Runner(profile: profile, verifier: mutant).run(cases, seed: 1, jobs: 2)
         #expect(report.errors.isEmpty)
         #expect(!report.findings.isEmpty, "no case catches a verifier that skips \(rule)")
-        // Findings come only from cases of the removed rule.
-        #expect(report.findings.allSatisfy { $0.rule == rule })
+        // Findings come only from steps that break the removed rule (a case's own step, or a refused set-up step).
+        let byId = Dictionary(uniqueKeysWithValues: cases.map { ($0.id, $0) })
+        #expect(report.findings.allSatisfy { finding in
+            finding.rule == rule || finding.step.map { byId[finding.caseId]?.steps[$0].breaks == rule } == true
+        })
         #expect(report.exitCode == 1)
     }
 

@@ -34,26 +34,30 @@ public struct CaseContext: Hashable, Sendable, Codable {
 /// One request to the verifier: a kind (`app-attest.attestation`, `app-attest.assertion`) and its inputs, all
 /// byte strings (base64 in JSON). `breaks` names the rule this step violates, nil when the step is valid.
 /// `time` is when the request arrives, for lifetimes (challenges, tokens); nil means the case's context time.
+/// `expectedReason` is the error a documented API answers a broken step with (`100012 NONCE`), for reports.
 public struct Step: Hashable, Sendable, Codable {
     public let kind: String
     public let inputs: [String: [UInt8]]
     public let breaks: RuleID?
     public let time: Date?
+    public let expectedReason: String?
 
-    public init(kind: String, inputs: [String: [UInt8]], breaks: RuleID? = nil, time: Date? = nil) {
+    public init(kind: String, inputs: [String: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedReason: String? = nil) {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
         self.time = time
+        self.expectedReason = expectedReason
     }
 
-    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time }
+    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedReason }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decode(String.self, forKey: .kind)
         breaks = try container.decodeIfPresent(RuleID.self, forKey: .breaks)
         time = try container.decodeIfPresent(Date.self, forKey: .time)
+        expectedReason = try container.decodeIfPresent(String.self, forKey: .expectedReason)
         var decoded: [String: [UInt8]] = [:]
         for (name, text) in try container.decode([String: String].self, forKey: .inputs) {
             guard let data = Data(base64Encoded: text) else {
@@ -70,6 +74,7 @@ public struct Step: Hashable, Sendable, Codable {
         try container.encode(inputs.mapValues { Data($0).base64EncodedString() }, forKey: .inputs)
         try container.encodeIfPresent(breaks, forKey: .breaks)
         try container.encodeIfPresent(time, forKey: .time)
+        try container.encodeIfPresent(expectedReason, forKey: .expectedReason)
     }
 
     /// Accept unless this step breaks a rule the profile enforces.

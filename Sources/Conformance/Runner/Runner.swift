@@ -21,6 +21,8 @@ public struct CaseResult: Hashable, Sendable, Codable {
     public let step: Int?
     public let expected: Verdict.Outcome?
     public let actual: Verdict?
+    /// The error a documented API answers the step with, when the case states one (`100012 NONCE`).
+    public var expectedReason: String? = nil
     public let message: String?
 
     /// One line: what was expected, what came back, which rule.
@@ -30,7 +32,8 @@ public struct CaseResult: Hashable, Sendable, Codable {
         case .pass: return "\(caseId): pass"
         case .finding:
             let got = actual.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
-            return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expected?.rawValue ?? "?"), got \(got)"
+            let expectedText = (expected?.rawValue ?? "?") + (expectedReason.map { " (\($0))" } ?? "")
+            return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(got)"
         case .hang: return "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
         case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
         }
@@ -85,7 +88,9 @@ public struct Runner: Sendable {
                     return result(.error, step: index, message: "the verifier gave no verdict for step \(index)")
                 }
                 if verdict.outcome != expected {
-                    return result(.finding, step: index, expected: expected, actual: verdict)
+                    var finding = result(.finding, step: index, expected: expected, actual: verdict)
+                    finding.expectedReason = step.expectedReason
+                    return finding
                 }
                 if verdict.outcome == .reject { lastRejection = (index, verdict) }
             }

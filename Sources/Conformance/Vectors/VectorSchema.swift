@@ -76,7 +76,8 @@ public enum VectorSchema {
                   "kind": {"type": "string"},
                   "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}},
                   "breaks": {"$ref": "#/$defs/ruleId"},
-                  "time": {"type": "string", "format": "date-time"}
+                  "time": {"type": "string", "format": "date-time"},
+                  "expectedReason": {"type": "string"}
                 }
               }
             },

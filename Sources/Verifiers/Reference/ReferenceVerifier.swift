@@ -29,11 +29,18 @@ public struct ReferenceVerifier: AttestationVerifier {
     }
 }
 
-/// One case's state: what the server has stored so far.
-final class ReferenceSession: VerificationSession {
-    let policy: Policy
+/// What the reference server has stored so far in one case. Imported passkeys become WebAuthn credentials; iOS
+/// imports also keep their App Attest key for per-approval assertions.
+struct ServerState {
     var appAttest = AppAttestState()
     var webAuthn = WebAuthnState()
+    var imports = PasskeyImportState()
+}
+
+/// One case's session.
+final class ReferenceSession: VerificationSession {
+    let policy: Policy
+    var state = ServerState()
 
     init(policy: Policy) { self.policy = policy }
 
@@ -41,11 +48,13 @@ final class ReferenceSession: VerificationSession {
         let policy = self.policy.at(step.time)
         do {
             switch step.kind {
-            case AppAttestFamily.attestationStep: try AttestationVerification.verify(step, policy: policy, state: &appAttest)
-            case AppAttestFamily.assertionStep: try AssertionVerification.verify(step, policy: policy, state: &appAttest)
+            case AppAttestFamily.attestationStep: try AttestationVerification.verify(step, policy: policy, state: &state.appAttest)
+            case AppAttestFamily.assertionStep: try AssertionVerification.verify(step, policy: policy, state: &state.appAttest)
             case AndroidFamily.attestationStep: try AndroidAttestationVerification.verify(step, policy: policy)
-            case WebAuthnFamily.registrationStep: try RegistrationVerification.verify(step, policy: policy, state: &webAuthn)
-            case WebAuthnFamily.assertionStep: try WebAuthnAssertionVerification.verify(step, policy: policy, state: &webAuthn)
+            case WebAuthnFamily.registrationStep: try RegistrationVerification.verify(step, policy: policy, state: &state.webAuthn)
+            case WebAuthnFamily.assertionStep: try WebAuthnAssertionVerification.verify(step, policy: policy, server: &state)
+            case PasskeyImportFamily.startStep: try PasskeyImportVerification.start(step, policy: policy, server: &state)
+            case PasskeyImportFamily.completeStep: try PasskeyImportVerification.complete(step, policy: policy, server: &state)
             default: throw HarnessError("the reference verifier does not know step kind \(step.kind)")
             }
             return .accept

@@ -5,7 +5,7 @@ import Evidence
 
 /// WebAuthn authentication (§7.2, protocols.md §3.6), each step under its rule id.
 enum WebAuthnAssertionVerification {
-    static func verify(_ step: Step, policy: Policy, state: inout WebAuthnState) throws {
+    static func verify(_ step: Step, policy: Policy, server: inout ServerState) throws {
         let parameters = try WebAuthnParameters(policy)
         let credentialId = try step.input("credentialId")
         let clientDataJSON = try step.input("clientDataJSON")
@@ -14,19 +14,31 @@ enum WebAuthnAssertionVerification {
 
         // Steps 5-6: the record by rawId; a verifier without that check uses the user's credential.
         let recordId: [UInt8]
-        if state.credentials[credentialId] != nil {
+        if server.webAuthn.credentials[credentialId] != nil {
             recordId = credentialId
         } else {
             try policy.require(.webAuthnCredential, false, "credential \(Base64URL.encode(credentialId)) is not registered")
-            guard let owned = state.credentials.first(where: { $0.value.user == user })?.key else {
+            guard let owned = server.webAuthn.credentials.first(where: { $0.value.user == user })?.key else {
                 throw RuleViolation(rule: .webAuthnCredential, reason: "the user has no registered credential")
             }
             recordId = owned
         }
-        var record = state.credentials[recordId]!
+        var record = server.webAuthn.credentials[recordId]!
         try policy.require(.webAuthnOwner, record.user == user, "the credential belongs to another user than the ceremony's")
         if let userHandle = step.inputs["userHandle"] {
             try policy.require(.webAuthnUserHandle, userHandle == record.user, "userHandle is not the credential owner's")
+        }
+
+        // A per-approval App Attest assertion (seeds/000) is checked first, against the key the import bound;
+        // credentials without one (Android, ordinary passkeys) ignore it.
+        if let deviceAssertion = step.inputs["appAttestAssertion"], let boundKeyId = record.appAttestKeyId {
+            let keyId = step.inputs["appAttestKeyId"] ?? []
+            try policy.require(.importDeviceAttestationKey, keyId == boundKeyId,
+                               "the App Attest key \(hex(keyId)) is not the one bound to this credential")
+            try AssertionVerification.verify(Step(kind: AppAttestFamily.assertionStep, inputs: [
+                "assertion": deviceAssertion, "clientData": clientDataJSON, "keyId": keyId,
+                "challenge": Array(Base64URL.encode(try step.input("challenge")).utf8),
+            ]), policy: policy, state: &server.appAttest)
         }
 
         // Steps 8-14.
@@ -46,6 +58,6 @@ enum WebAuthnAssertionVerification {
         }
         // Step 24.
         record.signCount = parsed.signCount
-        state.credentials[recordId] = record
+        server.webAuthn.credentials[recordId] = record
     }
 }

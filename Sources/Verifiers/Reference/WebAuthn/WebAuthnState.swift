@@ -6,7 +6,11 @@ struct WebAuthnState {
         let user: [UInt8]
         let key: COSEKey
         var signCount: UInt32
+        /// The App Attest key an iOS passkey import bound to the credential.
+        var appAttestKeyId: [UInt8]? = nil
     }
 
     var credentials: [[UInt8]: CredentialRecord] = [:]
+
+    func passkeyCount(of user: [UInt8]) -> Int { credentials.values.filter { $0.user == user }.count }
 }
