@@ -266,6 +266,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The packed signature covers other authenticator data.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
         },
+        Definition(variant: "packed-unknown-alg", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed statement's alg is -65000, which no verifier can compute; it must fail closed.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.algorithmOverride = -65000 } }
+        },
         Definition(variant: "packed-attacker-root", rule: .chainTrustAnchor, importance: .critical,
                    description: "x5c ends in an attacker's self-signed root that copies the real root's name.",
                    baseline: .registration(.packed)) { scenario, forge in

@@ -55,6 +55,8 @@ public struct PackedStatement: Sendable {
     public var validity: (Date, Date)
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
+    /// Write this `alg` instead of the attestation key's.
+    public var algorithmOverride: Int64?
 
     public init(issuer: CertificateAuthority?, attestationKey: PrivateKey, subject: DistinguishedName, validity: (Date, Date)) {
         self.issuer = issuer
@@ -92,7 +94,7 @@ public struct PackedStatement: Sendable {
             key: attestationKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
             extensions: extensions)
         let algorithm = try COSEKey.algorithm(for: attestationKey.publicKey)
-        return [CBORMapEntry("alg", .int(algorithm.rawValue)),
+        return [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
                 CBORMapEntry("sig", .bytes(try attestationKey.sign(message, digest: algorithm.digest))),
                 CBORMapEntry("x5c", .array(([certificate] + appended).map { .bytes($0.der) }))]
     }

@@ -7,7 +7,7 @@ enum RunCommand: Command {
     static let abstract = "Run the catalogue against a verifier and report findings."
     static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--timeout SECONDS]"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, or exec:<command> (vectors/exec-contract.md)."),
+        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md) or http://host:port (our verdict protocol)."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),

@@ -70,7 +70,7 @@ enum AttestationStatementVerification {
         }
         let certificates = try certificateList(input.statement)
         let leaf = certificates[0]
-        let algorithm = try statementAlgorithm(input.statement)
+        let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         try policy.require(.webAuthnAttestationSignature,
                            COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(signature, for: input.signedData),
                            "packed signature does not verify with the attestation certificate")
@@ -101,7 +101,7 @@ enum AttestationStatementVerification {
         let policy = input.policy
         let certificates = try certificateList(input.statement)
         let leaf = certificates[0]
-        let algorithm = try statementAlgorithm(input.statement)
+        let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         try policy.require(.webAuthnAttestationSignature,
                            COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(try input.statement.bytes("sig"), for: input.signedData),
                            "android-key signature does not verify with the credential certificate's key")
@@ -180,7 +180,7 @@ enum AttestationStatementVerification {
             throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
         }
         let certificates = try certificateList(input.statement)
-        let algorithm = try statementAlgorithm(input.statement)
+        let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         let digests: [UInt16: DigestAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
                                                   TPMStructures.algorithmSHA512: .sha512]
         guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg],
@@ -208,9 +208,15 @@ enum AttestationStatementVerification {
         return .certificates(certificates)
     }
 
-    static func statementAlgorithm(_ statement: CBORChecks.FormatMap) throws -> COSEKey.Algorithm {
-        guard let value = try statement.value("alg").intValue, let algorithm = COSEKey.Algorithm(rawValue: value) else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "attStmt alg is not a supported COSE algorithm")
+    /// The statement's alg. An integer alg this verifier cannot compute fails closed under the signature rule
+    /// (go-webauthn PR #760: an unknown hash failed open); a verifier without that rule falls back to ES256.
+    static func statementAlgorithm(_ statement: CBORChecks.FormatMap, policy: Policy) throws -> COSEKey.Algorithm {
+        guard let value = try statement.value("alg").intValue else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "attStmt alg is not an integer")
+        }
+        guard let algorithm = COSEKey.Algorithm(rawValue: value) else {
+            try policy.require(.webAuthnAttestationSignature, false, "attStmt alg \(value) is not a supported COSE algorithm")
+            return .es256
         }
         return algorithm
     }
