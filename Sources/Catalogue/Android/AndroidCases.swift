@@ -18,13 +18,7 @@ public enum AndroidFamily: CatalogueFamily {
             + "the signing certificate), attestationStatusList (JSON in Google's format).",
     ]
 
-    struct Definition: Sendable {
-        let variant: String
-        let rule: RuleID?
-        let importance: Importance
-        let description: String
-        let mutate: @Sendable (inout AndroidScenario, AndroidForge) throws -> Void
-    }
+    typealias Definition = CaseDefinition<Void, AndroidScenario, AndroidForge>
 
     /// The hardware roots (the anchors), the software root (to recognise software attestation) and the status
     /// list the valid cases are checked against.
@@ -55,9 +49,7 @@ public enum AndroidFamily: CatalogueFamily {
             let step = Step(kind: attestationStep, inputs: [
                 "certificateChain": chain.flatMap(\.der), "publicKey": scenario.submittedKey.spki, "challenge": scenario.challenge,
             ], breaks: definition.rule)
-            let ruleName = definition.rule.map { $0.rawValue.hasPrefix("android.") ? String($0.rawValue.dropFirst(8)) : $0.rawValue }
-            return Case(id: "android.\(ruleName ?? "valid").\(definition.variant)", family: name, rule: definition.rule,
-                        description: definition.description, importance: definition.importance, context: context, steps: [step])
+            return definition.makeCase(prefix: "android", family: name, context: context, steps: [step])
         }
     }
 

@@ -34,14 +34,7 @@ public enum AppAttestFamily: CatalogueFamily {
         case assertions([UInt32])
     }
 
-    struct Definition: Sendable {
-        let variant: String
-        let rule: RuleID?
-        let importance: Importance
-        let description: String
-        let baseline: Baseline
-        let mutate: @Sendable (inout AppAttestScenario, AppAttestForge) throws -> Void
-    }
+    typealias Definition = CaseDefinition<Baseline, AppAttestScenario, AppAttestForge>
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         ["app-attest-root.pem": try AppAttestPKI(seed: ForgeSeed(seed)).root.pem]
@@ -78,10 +71,7 @@ public enum AppAttestFamily: CatalogueFamily {
                     "challenge": assertion.challenge,
                 ], breaks: scenario.brokenStep == index + 1 ? definition.rule : nil))
             }
-            let ruleName = definition.rule.map { $0.rawValue.hasPrefix("appattest.") ? String($0.rawValue.dropFirst(10)) : $0.rawValue }
-            return Case(id: "appattest.\(ruleName ?? "valid").\(definition.variant)", family: name, rule: definition.rule,
-                        description: definition.description, importance: definition.importance, context: context,
-                        steps: steps)
+            return definition.makeCase(prefix: "appattest", family: name, context: context, steps: steps)
         }
     }
 

@@ -35,13 +35,7 @@ public enum PasskeyImportFamily: CatalogueFamily {
             + "optionally appAttestKeyId and appAttestAssertion (an App Attest assertion over the clientDataJSON).",
     ]
 
-    struct Definition: Sendable {
-        let variant: String
-        let rule: RuleID?
-        let importance: Importance
-        let description: String
-        let build: @Sendable (PasskeyImportForge) throws -> PasskeyImportScenario
-    }
+    typealias Definition = CaseDefinition<Void, PasskeyImportScenario, PasskeyImportForge>
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         try AppAttestFamily.trustAnchors(seed: seed).merging(try AndroidFamily.trustAnchors(seed: seed)) { first, _ in first }
@@ -68,11 +62,9 @@ public enum PasskeyImportFamily: CatalogueFamily {
         context.parameters["appId"] = forge.appAttest.appId
         context.parameters["attestationStatusList"] = String(decoding: try AndroidFamily.baselineStatusList.json, as: UTF8.self)
         return try definitions.map { definition in
-            let scenario = try definition.build(forge)
-            let ruleName = definition.rule.map { $0.rawValue.hasPrefix("import.") ? String($0.rawValue.dropFirst(7)) : $0.rawValue }
-            return Case(id: "import.\(ruleName ?? "valid").\(definition.variant)", family: name, rule: definition.rule,
-                        description: definition.description, importance: definition.importance, context: context,
-                        steps: try steps(scenario, breaking: definition.rule))
+            var scenario = PasskeyImportScenario(requests: [])
+            try definition.mutate(&scenario, forge)
+            return definition.makeCase(prefix: "import", family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
         }
     }
 

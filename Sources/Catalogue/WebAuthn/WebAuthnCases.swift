@@ -41,14 +41,7 @@ public enum WebAuthnFamily: CatalogueFamily {
         case assertions(WebAuthnForge.Format, [UInt32])
     }
 
-    struct Definition: Sendable {
-        let variant: String
-        let rule: RuleID?
-        let importance: Importance
-        let description: String
-        let baseline: Baseline
-        let mutate: @Sendable (inout WebAuthnScenario, WebAuthnForge) throws -> Void
-    }
+    typealias Definition = CaseDefinition<Baseline, WebAuthnScenario, WebAuthnForge>
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
@@ -81,10 +74,8 @@ public enum WebAuthnFamily: CatalogueFamily {
             case .registration: scenario.brokenStep = scenario.registrations.count - 1
             case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
             }
-            let ruleName = definition.rule.map { $0.rawValue.hasPrefix("webauthn.") ? String($0.rawValue.dropFirst(9)) : $0.rawValue }
-            return Case(id: "webauthn.\(ruleName ?? "valid").\(definition.variant)", family: name, rule: definition.rule,
-                        description: definition.description, importance: definition.importance, context: context,
-                        steps: try steps(scenario, breaking: definition.rule))
+            return definition.makeCase(prefix: "webauthn", family: name, context: context,
+                                       steps: try steps(scenario, breaking: definition.rule))
         }
     }
 
