@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["attest-harness", "Conformance", "Crypto", "Catalogue", "Verifiers", "Server"],
                     exclude: ["hostile_server.py"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "DER"]),
-        .testTarget(name: "ForgeTests", dependencies: ["Forge", "Evidence", "Crypto", "CBOR", "DER"]),
+        .testTarget(name: "ForgeTests", dependencies: ["Forge", "Evidence", "Crypto", "CBOR", "DER", "COpenSSL"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzOracles", "Catalogue"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(

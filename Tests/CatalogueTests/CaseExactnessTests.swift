@@ -33,8 +33,8 @@ import Verifiers
         #expect(strict.actual?.rule == rule, "rejected under \(strict.actual?.rule?.rawValue ?? "-"): \(strict.actual?.reason ?? "")")
         #expect(strict.step == testCase.steps.lastIndex { $0.breaks == rule })
         // A documented API error is the start of the reference verifier's reason.
-        if let step = strict.step, let reason = testCase.steps[step].expectedReason {
-            #expect(strict.actual?.reason?.hasPrefix(reason + ":") == true, "\(strict.actual?.reason ?? "")")
+        if let step = strict.step, let status = testCase.steps[step].expectedStatus {
+            #expect(strict.actual?.status == status, "\(strict.actual?.status ?? "no status"): \(strict.actual?.reason ?? "")")
         }
 
         // Without the rule, every step gets the verdict the reduced profile expects: the rule's steps are

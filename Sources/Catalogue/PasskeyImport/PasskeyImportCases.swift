@@ -74,10 +74,10 @@ public enum PasskeyImportFamily: CatalogueFamily {
             switch request {
             case .start(let blueprint):
                 return Step(kind: startStep, inputs: blueprint.startInputs, breaks: breaks, time: blueprint.startTime,
-                            expectedReason: breaks.map(PasskeyImportRules.apiError))
+                            expectedStatus: breaks.map(PasskeyImportRules.apiError))
             case .complete(let blueprint):
                 return Step(kind: completeStep, inputs: try blueprint.completeInputs(), breaks: breaks, time: blueprint.completeTime,
-                            expectedReason: breaks.map(PasskeyImportRules.apiError))
+                            expectedStatus: breaks.map(PasskeyImportRules.apiError))
             case .registration(let blueprint, let time):
                 let output = try blueprint.render()
                 return Step(kind: WebAuthnFamily.registrationStep, inputs: [

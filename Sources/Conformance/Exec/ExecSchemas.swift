@@ -89,7 +89,8 @@ public enum ExecSchemas {
                   "properties": {
                     "outcome": {"enum": ["accept", "reject"]},
                     "reason": {"type": "string"},
-                    "rule": {"type": "string"}
+                    "rule": {"type": "string"},
+                    "status": {"type": "string"}
                   }
                 }
               }

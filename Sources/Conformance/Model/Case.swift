@@ -34,30 +34,31 @@ public struct CaseContext: Hashable, Sendable, Codable {
 /// One request to the verifier: a kind (`app-attest.attestation`, `app-attest.assertion`) and its inputs, all
 /// byte strings (base64 in JSON). `breaks` names the rule this step violates, nil when the step is valid.
 /// `time` is when the request arrives, for lifetimes (challenges, tokens); nil means the case's context time.
-/// `expectedReason` is the error a documented API answers a broken step with (`100012 NONCE`), for reports.
+/// `expectedStatus` is what a documented API answers a broken step with (`403`, `100012 NONCE`); a verifier that
+/// reports a status (`Verdict.status`) must report this one.
 public struct Step: Hashable, Sendable, Codable {
     public let kind: String
     public let inputs: [String: [UInt8]]
     public let breaks: RuleID?
     public let time: Date?
-    public let expectedReason: String?
+    public let expectedStatus: String?
 
-    public init(kind: String, inputs: [String: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedReason: String? = nil) {
+    public init(kind: String, inputs: [String: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil) {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
         self.time = time
-        self.expectedReason = expectedReason
+        self.expectedStatus = expectedStatus
     }
 
-    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedReason }
+    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decode(String.self, forKey: .kind)
         breaks = try container.decodeIfPresent(RuleID.self, forKey: .breaks)
         time = try container.decodeIfPresent(Date.self, forKey: .time)
-        expectedReason = try container.decodeIfPresent(String.self, forKey: .expectedReason)
+        expectedStatus = try container.decodeIfPresent(String.self, forKey: .expectedStatus)
         var decoded: [String: [UInt8]] = [:]
         for (name, text) in try container.decode([String: String].self, forKey: .inputs) {
             guard let data = Data(base64Encoded: text) else {
@@ -74,7 +75,7 @@ public struct Step: Hashable, Sendable, Codable {
         try container.encode(inputs.mapValues { Data($0).base64EncodedString() }, forKey: .inputs)
         try container.encodeIfPresent(breaks, forKey: .breaks)
         try container.encodeIfPresent(time, forKey: .time)
-        try container.encodeIfPresent(expectedReason, forKey: .expectedReason)
+        try container.encodeIfPresent(expectedStatus, forKey: .expectedStatus)
     }
 
     /// Accept unless this step breaks a rule the profile enforces.

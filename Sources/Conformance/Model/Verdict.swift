@@ -10,16 +10,21 @@ public struct Verdict: Hashable, Sendable, Codable {
     public let reason: String?
     /// The rule the verifier says failed, when it knows our rule ids.
     public let rule: RuleID?
+    /// The API's answer, when the verifier reports one: an HTTP status (`403`) or an API error (`100012 NONCE`).
+    public let status: String?
 
-    public init(_ outcome: Outcome, reason: String? = nil, rule: RuleID? = nil) {
+    public init(_ outcome: Outcome, reason: String? = nil, rule: RuleID? = nil, status: String? = nil) {
         self.outcome = outcome
         self.reason = reason
         self.rule = rule
+        self.status = status
     }
 
     public static let accept = Verdict(.accept)
 
-    public static func reject(_ rule: RuleID, _ reason: String) -> Verdict { Verdict(.reject, reason: reason, rule: rule) }
+    public static func reject(_ rule: RuleID, _ reason: String, status: String? = nil) -> Verdict {
+        Verdict(.reject, reason: reason, rule: rule, status: status)
+    }
 }
 
 /// The contract every verifier meets, in-process or behind an adapter: a fresh session per case, then each step

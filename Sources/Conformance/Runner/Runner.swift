@@ -22,7 +22,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
     public let expected: Verdict.Outcome?
     public let actual: Verdict?
     /// The error a documented API answers the step with, when the case states one (`100012 NONCE`).
-    public var expectedReason: String? = nil
+    public var expectedStatus: String? = nil
     public let message: String?
 
     /// One line: what was expected, what came back, which rule.
@@ -31,8 +31,8 @@ public struct CaseResult: Hashable, Sendable, Codable {
         switch status {
         case .pass: return "\(caseId): pass"
         case .finding:
-            let got = actual.map { "\($0.outcome.rawValue)\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
-            let expectedText = (expected?.rawValue ?? "?") + (expectedReason.map { " (\($0))" } ?? "")
+            let got = actual.map { "\($0.outcome.rawValue)\($0.status.map { " \($0)" } ?? "")\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
+            let expectedText = (expected?.rawValue ?? "?") + (expectedStatus.map { " (\($0))" } ?? "")
             return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(got)"
         case .hang: return "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
         case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
@@ -87,9 +87,12 @@ public struct Runner: Sendable {
                 guard let verdict = try next(step) else {
                     return result(.error, step: index, message: "the verifier gave no verdict for step \(index)")
                 }
-                if verdict.outcome != expected {
+                // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
+                let wrongStatus = verdict.outcome == .reject && expected == .reject && step.expectedStatus != nil
+                    && verdict.status != nil && verdict.status != step.expectedStatus
+                if verdict.outcome != expected || wrongStatus {
                     var finding = result(.finding, step: index, expected: expected, actual: verdict)
-                    finding.expectedReason = step.expectedReason
+                    finding.expectedStatus = step.expectedStatus
                     return finding
                 }
                 if verdict.outcome == .reject { lastRejection = (index, verdict) }

@@ -77,7 +77,7 @@ public enum VectorSchema {
                   "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}},
                   "breaks": {"$ref": "#/$defs/ruleId"},
                   "time": {"type": "string", "format": "date-time"},
-                  "expectedReason": {"type": "string"}
+                  "expectedStatus": {"type": "string"}
                 }
               }
             },

@@ -6,6 +6,8 @@ import Foundation
 struct RuleViolation: Error {
     let rule: RuleID
     let reason: String
+    /// The API's answer to it, for families whose API documents one.
+    var status: String? = nil
 }
 
 /// A problem with the suite itself (a missing input, an unknown step kind): a harness error, never a verdict.

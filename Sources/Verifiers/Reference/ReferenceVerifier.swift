@@ -59,7 +59,7 @@ final class ReferenceSession: VerificationSession {
             }
             return .accept
         } catch let violation as RuleViolation {
-            return .reject(violation.rule, violation.reason)
+            return .reject(violation.rule, violation.reason, status: violation.status)
         }
     }
 }

@@ -4,8 +4,8 @@ import Crypto
 import Evidence
 import Foundation
 
-/// The import API's start and complete (seeds/000), each check under its rule, each refusal's reason starting
-/// with the API error the documentation gives (`PasskeyImportRules.apiError`).
+/// The import API's start and complete (seeds/000), each check under its rule, each refusal with the API error
+/// the documentation gives as its status (`PasskeyImportRules.apiError`).
 enum PasskeyImportVerification {
     static func start(_ step: Step, policy: Policy, server: inout ServerState) throws {
         try withAPIError {
@@ -125,12 +125,13 @@ enum PasskeyImportVerification {
 
     static func text(_ step: Step, _ name: String) throws -> String { String(decoding: try step.input(name), as: UTF8.self) }
 
-    /// Runs `body`, prefixing each violation's reason with the API error for its rule.
+    /// Runs `body`, giving each violation the API error for its rule as status.
     static func withAPIError(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let violation as RuleViolation {
-            throw RuleViolation(rule: violation.rule, reason: "\(PasskeyImportRules.apiError(for: violation.rule)): \(violation.reason)")
+        } catch var violation as RuleViolation {
+            violation.status = PasskeyImportRules.apiError(for: violation.rule)
+            throw violation
         }
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+
+/// The compact JOSE serializations a Play Integrity token nests (protocols.md §5): a JWS signed ES256
+/// (RFC 7515 §7.1; RFC 7518 §3.4, signature `r || s`) inside a JWE with `A256KW` key wrapping and `A256GCM`
+/// content encryption (RFC 7516 §7.1; RFC 7518 §4.4, §5.3).
+public enum JOSE {
+    /// Why a compact token was refused, naming the part.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        case malformed(String)
+        case unsupportedHeader(String)
+        case keyUnwrap
+        case authenticationTag
+        case signature
+
+        public var description: String {
+            switch self {
+            case .malformed(let what): return "malformed token: \(what)"
+            case .unsupportedHeader(let header): return "unsupported protected header \(header)"
+            case .keyUnwrap: return "the content key does not unwrap under this key (RFC 3394 integrity check)"
+            case .authenticationTag: return "the GCM authentication tag does not verify"
+            case .signature: return "the ES256 signature does not verify"
+            }
+        }
+    }
+
+    public static let jwsHeader = #"{"alg":"ES256"}"#
+    public static let jweHeader = #"{"alg":"A256KW","enc":"A256GCM"}"#
+
+    /// `header.payload.signature`, ES256 over the ASCII of `header.payload`.
+    public static func signES256(_ payload: [UInt8], key: PrivateKey, header: String = jwsHeader) throws -> String {
+        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payload)
+        let der = try key.sign(Array(signingInput.utf8), digest: .sha256)
+        return signingInput + "." + Base64URL.encode(try ECDSASignature(der: der).raw(curve: .p256))
+    }
+
+    /// The payload of an ES256 compact JWS; `verify: false` skips the signature, as a verifier that only decodes.
+    public static func verifyES256(_ compact: String, key: PublicKey, verify: Bool = true) throws -> [UInt8] {
+        let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
+              let signature = Base64URL.decode(parts[2]) else { throw Failure.malformed("JWS is not three base64url parts") }
+        guard (try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any])?["alg"] as? String == "ES256" else {
+            throw Failure.unsupportedHeader(String(decoding: header, as: UTF8.self))
+        }
+        if verify {
+            guard signature.count == 64, let der = try? ECDSASignature(raw: signature, curve: .p256).der,
+                  key.verify(der, for: Array((parts[0] + "." + parts[1]).utf8), digest: .sha256) else { throw Failure.signature }
+        }
+        return payload
+    }
+
+    /// `header.encryptedKey.iv.ciphertext.tag` with the content key `cek` wrapped under `key`.
+    public static func encrypt(_ payload: [UInt8], key: [UInt8], cek: [UInt8], iv: [UInt8], header: String = jweHeader) throws -> String {
+        let protected = Base64URL.encode(Array(header.utf8))
+        let sealed = try AES.sealGCM(payload, key: cek, iv: iv, aad: Array(protected.utf8))
+        return [protected, Base64URL.encode(try AES.wrap(cek, key: key)), Base64URL.encode(iv),
+                Base64URL.encode(sealed.ciphertext), Base64URL.encode(sealed.tag)].joined(separator: ".")
+    }
+
+    /// The plaintext of an A256KW/A256GCM compact JWE; `verifyTag: false` decrypts without authenticating.
+    public static func decrypt(_ compact: String, key: [UInt8], verifyTag: Bool = true) throws -> [UInt8] {
+        let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 5, let header = Base64URL.decode(parts[0]), let wrapped = Base64URL.decode(parts[1]),
+              let iv = Base64URL.decode(parts[2]), let ciphertext = Base64URL.decode(parts[3]), let tag = Base64URL.decode(parts[4]),
+              iv.count == 12, tag.count == 16 else { throw Failure.malformed("JWE is not five base64url parts with a 12-byte IV and 16-byte tag") }
+        let fields = (try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any]) ?? [:]
+        guard fields["alg"] as? String == "A256KW", fields["enc"] as? String == "A256GCM" else {
+            throw Failure.unsupportedHeader(String(decoding: header, as: UTF8.self))
+        }
+        guard let cek = try? AES.unwrap(wrapped, key: key), cek.count == 32 else { throw Failure.keyUnwrap }
+        do {
+            return try AES.openGCM(ciphertext, key: cek, iv: iv, aad: Array(parts[0].utf8), tag: tag, verifyTag: verifyTag)
+        } catch {
+            throw Failure.authenticationTag
+        }
+    }
+}
