@@ -4,7 +4,7 @@ import Evidence
 
 /// The families, rules and profiles attest-harness ships.
 public enum BuiltinCatalogue {
-    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self, PasskeyImportFamily.self] }
+    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self, PasskeyImportFamily.self, PerRequestFamily.self] }
 
     /// Every rule, once, in catalogue order.
     public static var rules: [Rule] {
@@ -37,6 +37,12 @@ public enum BuiltinCatalogue {
             families: [WebAuthnFamily.name],
             rules: Set(WebAuthnFamily.rules.map(\.id)),
             parameters: webAuthnParameters.merging(androidParameters) { first, _ in first }),
+        Profile(
+            name: "per-request-device-attestation",
+            description: "Every API request proves a genuine app on genuine hardware (seeds/001): on iOS an App Attest assertion per request over challenge, method, path and query, and body hash, after a one-time attestation; on Android a Play Integrity token (JWE A256KW/A256GCM around an ES256 JWS) exchanged for a 24-hour session token. Device failures answer 403, account-token failures 401.",
+            families: [PerRequestFamily.name],
+            rules: Set(PerRequestFamily.rules.map(\.id)),
+            parameters: appAttestParameters.merging(androidParameters) { first, _ in first }.merging(perRequestParameters) { first, _ in first }),
     ]
 
     /// The relying party's web origin and its Android app's origin (the app of `androidParameters`).
@@ -46,6 +52,11 @@ public enum BuiltinCatalogue {
             + Base64URL.encode(bytes(fromHex: androidParameters["signatureDigest"]!)!),
         "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-8,-257", "userVerification": "required",
         "attestation": "direct",
+    ]
+    /// The Civiq-style server's lifetimes, account token and statuses (seeds/001).
+    static let perRequestParameters = [
+        "accountToken": "harness-account-token", "challengeLifetime": "300", "tokenLifetime": "86400", "tokenFreshness": "300",
+        "deviceFailureStatus": "403", "accountFailureStatus": "401",
     ]
     /// The relying party the import API returns (`relyingPartyId`) and what its assertions are held to.
     static let importParameters = [

@@ -57,6 +57,14 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         try self.init(spki: PublicKey.spki(of: pkey))
     }
 
+    /// A `-----BEGIN PUBLIC KEY-----` PEM.
+    public convenience init(pem: String) throws {
+        guard let document = try PEMDocument.parseAll(pem).first, document.label == "PUBLIC KEY" else {
+            throw CryptoError.malformed(what: "public key PEM", reason: "no PUBLIC KEY block")
+        }
+        try self.init(spki: document.der)
+    }
+
     /// An RSA key from its modulus and public exponent, unsigned big-endian (RFC 8017 §A.1.1, in an RFC 3279
     /// §2.3.1 SubjectPublicKeyInfo).
     public convenience init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws {

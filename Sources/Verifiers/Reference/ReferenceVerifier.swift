@@ -35,6 +35,7 @@ struct ServerState {
     var appAttest = AppAttestState()
     var webAuthn = WebAuthnState()
     var imports = PasskeyImportState()
+    var perRequest = PerRequestState()
 }
 
 /// One case's session.
@@ -55,6 +56,9 @@ final class ReferenceSession: VerificationSession {
             case WebAuthnFamily.assertionStep: try WebAuthnAssertionVerification.verify(step, policy: policy, server: &state)
             case PasskeyImportFamily.startStep: try PasskeyImportVerification.start(step, policy: policy, server: &state)
             case PasskeyImportFamily.completeStep: try PasskeyImportVerification.complete(step, policy: policy, server: &state)
+            case PerRequestFamily.challengeStep: try PerRequestVerification.challenge(step, policy: policy, server: &state)
+            case PerRequestFamily.attestStep: try PerRequestVerification.attest(step, policy: policy, server: &state)
+            case PerRequestFamily.requestStep: try PerRequestVerification.request(step, policy: policy, server: &state)
             default: throw HarnessError("the reference verifier does not know step kind \(step.kind)")
             }
             return .accept
