@@ -32,7 +32,7 @@ let package = Package(
         // Seeded generators, byte mutations and the openssl command line, shared by the tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Wire formats shared by the forge and the verifiers (authenticator data, App Attest constants).
-        .target(name: "Evidence", dependencies: ["CBOR", "DER"]),
+        .target(name: "Evidence", dependencies: ["CBOR", "DER", "Crypto"]),
         // Forged evidence, one folder per family, all derived from a seed.
         .target(name: "Forge", dependencies: ["Evidence", "Crypto", "CBOR", "DER"]),
         // The generic conformance model: rules, profiles, cases, runner, reports, vectors.

@@ -4,7 +4,7 @@ import Evidence
 
 /// The families, rules and profiles attest-harness ships.
 public enum BuiltinCatalogue {
-    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self, PasskeyImportFamily.self, PerRequestFamily.self] }
+    public static var families: [any CatalogueFamily.Type] { [AppAttestFamily.self, AndroidFamily.self, WebAuthnFamily.self, PasskeyImportFamily.self, PerRequestFamily.self, StepUpFamily.self] }
 
     /// Every rule, once, in catalogue order.
     public static var rules: [Rule] {
@@ -43,6 +43,12 @@ public enum BuiltinCatalogue {
             families: [PerRequestFamily.name],
             rules: Set(PerRequestFamily.rules.map(\.id)),
             parameters: appAttestParameters.merging(androidParameters) { first, _ in first }.merging(perRequestParameters) { first, _ in first }),
+        Profile(
+            name: "step-up-signing",
+            description: "Biometric step-up (seeds/003): a registered device key signs a one-time challenge that is random, lives 120 seconds, is used once, and is bound to the account, the key and the action.",
+            families: [StepUpFamily.name],
+            rules: Set(StepUpFamily.rules.map(\.id)),
+            parameters: ["challengeLifetime": "120", "stepUpMessage": "challenge"]),
     ]
 
     /// The relying party's web origin and its Android app's origin (the app of `androidParameters`).

@@ -36,6 +36,7 @@ struct ServerState {
     var webAuthn = WebAuthnState()
     var imports = PasskeyImportState()
     var perRequest = PerRequestState()
+    var stepUp = StepUpState()
 }
 
 /// One case's session.
@@ -59,6 +60,9 @@ final class ReferenceSession: VerificationSession {
             case PerRequestFamily.challengeStep: try PerRequestVerification.challenge(step, policy: policy, server: &state)
             case PerRequestFamily.attestStep: try PerRequestVerification.attest(step, policy: policy, server: &state)
             case PerRequestFamily.requestStep: try PerRequestVerification.request(step, policy: policy, server: &state)
+            case StepUpFamily.registerStep: try StepUpVerification.register(step, policy: policy, state: &state.stepUp)
+            case StepUpFamily.challengeStep: try StepUpVerification.challenge(step, policy: policy, state: &state.stepUp)
+            case StepUpFamily.approveStep: try StepUpVerification.approve(step, policy: policy, state: &state.stepUp)
             default: throw HarnessError("the reference verifier does not know step kind \(step.kind)")
             }
             return .accept

@@ -3,7 +3,7 @@ import Foundation
 
 enum RootsCommand: Command {
     static let name = "roots"
-    static let abstract = "Write the test trust anchors as PEM, for configuring a verifier under test."
+    static let abstract = "Write the test trust anchors (PEM), the Android status list and the Play Integrity test keys, for configuring a verifier under test."
     static let usage = "--out DIR [--seed N]"
     static let options: [OptionSpec] = [
         .outDirectory,
