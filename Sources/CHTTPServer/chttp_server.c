@@ -25,10 +25,11 @@ struct request {
 };
 
 static enum MHD_Result respond(struct MHD_Connection *connection, unsigned status, uint8_t *body, size_t length,
-                               const char *content_type) {
+                               const char *content_type, const char *location) {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, body, MHD_RESPMEM_MUST_FREE);
     if (response == NULL) { free(body); return MHD_NO; }
     MHD_add_response_header(response, "Content-Type", content_type);
+    if (location != NULL) MHD_add_response_header(response, "Location", location);
     enum MHD_Result result = MHD_queue_response(connection, status, response);
     MHD_destroy_response(response);
     return result;
@@ -69,15 +70,16 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         uint8_t *body = malloc(sizeof message - 1);
         if (body == NULL) return MHD_NO;
         memcpy(body, message, sizeof message - 1);
-        return respond(connection, 413, body, sizeof message - 1, "application/json");
+        return respond(connection, 413, body, sizeof message - 1, "application/json", NULL);
     }
     uint8_t *response = NULL;
     size_t response_length = 0;
     const char *content_type = "application/json";
+    const char *location = NULL;
     unsigned status = server->handler(server->context, method, url, request->body, request->length, &response,
-                                      &response_length, &content_type);
+                                      &response_length, &content_type, &location);
     if (response == NULL) response_length = 0;
-    return respond(connection, status, response, response_length, content_type);
+    return respond(connection, status, response, response_length, content_type, location);
 }
 
 static void request_completed(void *cls, struct MHD_Connection *connection, void **con_cls,

@@ -8,20 +8,31 @@ import Verifiers
 /// `POST /v1/cases` takes an exec suite document (vectors/exec-suite.schema.json) and answers a results document,
 /// each case judged from fresh state under the server's own profile (a deployed server's policy is its own, not
 /// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
-/// JSON 400, unknown paths 404, all with `{"error": ...}`. Listens on 127.0.0.1 only.
+/// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
+/// `/.well-known/` association files (`AssociationFiles`). Listens on 127.0.0.1 only.
 public final class VerdictServer: @unchecked Sendable {
     public let profile: Profile
+    public let association: AssociationFiles?
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
-                name: String = "attest-harness serve") throws {
+                name: String = "attest-harness serve", association: AssociationFiles? = nil) throws {
         self.profile = profile
+        self.association = association
         verifier = ReferenceVerifier(profile: profile, name: name)
-        let handler: chttp_handler = { context, method, path, body, length, response, responseLength, contentType in
+        let handler: chttp_handler = { context, method, path, body, length, response, responseLength, contentType, location in
             let server = Unmanaged<VerdictServer>.fromOpaque(context!).takeUnretainedValue()
             let bytes = body.map { Data(bytes: $0, count: length) } ?? Data()
-            let (status, payload) = server.handle(method: String(cString: method!), path: String(cString: path!), body: bytes)
+            let method = String(cString: method!), path = String(cString: path!)
+            let status: UInt32, payload: Data
+            if method == "GET", let file = server.association?.response(path) {
+                (status, payload) = (file.status, file.body)
+                contentType!.pointee = UnsafeRawPointer(file.contentType.utf8Start).assumingMemoryBound(to: CChar.self)
+                location!.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
+            } else {
+                (status, payload) = server.handle(method: method, path: path, body: bytes)
+            }
             let buffer = malloc(max(1, payload.count))!.assumingMemoryBound(to: UInt8.self)
             payload.copyBytes(to: buffer, count: payload.count)
             response!.pointee = buffer

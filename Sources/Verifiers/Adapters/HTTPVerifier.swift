@@ -33,7 +33,7 @@ public struct HTTPVerifier: WholeCaseVerifier {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = timeout
         request.httpBody = try JSONEncoder.harness.encode(ExecSuite(profile: profile, execCases: [testCase]))
-        let (status, body) = try BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
+        let (status, _, body) = try BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
         guard status == 200 else {
             let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
             throw VerifierFailure.contract("HTTP status \(status) from \(request.url!.absoluteString): \(excerpt)")
@@ -48,82 +48,5 @@ public struct HTTPVerifier: WholeCaseVerifier {
             throw VerifierFailure.contract("the response has no entry for case \(testCase.id)")
         }
         return verdicts
-    }
-}
-
-/// One request with a deadline and a size cap, redirects refused, through URLSession's delegate callbacks.
-private final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let limit: Int
-    private let timeout: TimeInterval
-    private let lock = NSLock()
-    private let finished = DispatchSemaphore(value: 0)
-    private var status = 0
-    private var body = Data()
-    private var failure: String?
-
-    init(limit: Int, timeout: TimeInterval) {
-        self.limit = limit
-        self.timeout = timeout
-    }
-
-    func perform(_ request: URLRequest) throws -> (Int, Data) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.httpMaximumConnectionsPerHost = 1
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request)
-        task.resume()
-        if finished.wait(timeout: .now() + timeout + 1) == .timedOut {
-            task.cancel()
-            throw VerifierFailure.contract("no complete response within \(timeout) s")
-        }
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { throw VerifierFailure.contract(failure) }
-        return (status, body)
-    }
-
-    private func fail(_ task: URLSessionTask, _ reason: String) {
-        lock.lock()
-        if failure == nil { failure = reason }
-        lock.unlock()
-        task.cancel()
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        lock.lock()
-        status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        lock.unlock()
-        if response.expectedContentLength > Int64(limit) {
-            fail(dataTask, "the response declares \(response.expectedContentLength) bytes, over the \(limit)-byte limit")
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let over = body.count + data.count > limit
-        if !over { body.append(data) }
-        lock.unlock()
-        if over { fail(dataTask, "the response is larger than the \(limit)-byte limit") }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)  // the redirect response itself is returned, and its status is not 200
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error {
-            lock.lock()
-            if failure == nil { failure = "the request failed: \(error.localizedDescription)" }
-            lock.unlock()
-        }
-        finished.signal()
     }
 }

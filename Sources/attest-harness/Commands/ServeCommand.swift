@@ -5,11 +5,16 @@ import Server
 enum ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve the reference verifier over HTTP on 127.0.0.1 (attest-harness's verdict protocol)."
-    static let usage = "--profile P [--port N] [--without RULE]"
+    static let usage = "--profile P [--port N] [--without RULE] [--association VARIANT --app-id ID --package NAME --fingerprints HEX,...]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "profile", value: "P", help: "The policy the server enforces (a built-in name or a JSON file)."),
         OptionSpec(name: "port", value: "N", help: "Port on 127.0.0.1 (default 8787; 0 picks a free one)."),
         OptionSpec(name: "without", value: "RULE", help: "Serve a mutant that skips RULE (to see a client catch it)."),
+        OptionSpec(name: "association", value: "VARIANT",
+                   help: "Also publish /.well-known/ association files: " + AssociationFiles.Variant.allCases.map(\.rawValue).joined(separator: ", ") + "."),
+        OptionSpec(name: "app-id", value: "ID", help: "With --association: the iOS app (TEAMID.bundle)."),
+        OptionSpec(name: "package", value: "NAME", help: "With --association: the Android package."),
+        OptionSpec(name: "fingerprints", value: "HEX,...", help: "With --association: the signing-certificate fingerprints."),
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -18,9 +23,18 @@ enum ServeCommand: Command {
         if let rule = arguments.value("without") { profile = profile.without(RuleID(rule)) }
         let portText = arguments.value("port") ?? "8787"
         guard let port = UInt16(portText) else { throw UsageError("bad --port \"\(portText)\": expected 0 to 65535") }
+        var association: AssociationFiles?
+        if let variantText = arguments.value("association") {
+            guard let variant = AssociationFiles.Variant(rawValue: variantText) else {
+                throw UsageError("bad --association \"\(variantText)\": expected one of \(AssociationFiles.Variant.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            association = AssociationFiles(appId: try arguments.required("app-id"), packageName: try arguments.required("package"),
+                                           fingerprints: (arguments.value("fingerprints") ?? "").split(separator: ",").map(String.init),
+                                           variant: variant)
+        }
         let server: VerdictServer
         do {
-            server = try VerdictServer(profile: profile, port: port)
+            server = try VerdictServer(profile: profile, port: port, association: association)
         } catch {
             throw UsageError("\(error)")
         }
