@@ -31,12 +31,17 @@ public enum StepUpFamily: CatalogueFamily {
         guard let message = StepUpMessage(rawValue: parameters["stepUpMessage"] ?? "") else {
             throw CatalogueError.badParameter("stepUpMessage", parameters["stepUpMessage"] ?? "")
         }
+        let forge = StepUpForge(seed: ForgeSeed(seed), message: message)
         return try definitions.map { definition in
-            let forge = StepUpForge(seed: ForgeSeed(seed), message: definition.variant == "action-bound" ? .actionBound : message)
-            var context = CaseContext(time: forge.time, trustAnchors: [], parameters: parameters)
-            context.parameters["stepUpMessage"] = forge.message.rawValue
             var scenario = StepUpScenario(requests: [])
             try definition.mutate(&scenario, forge)
+            // A case told to sign another message form says so in its own context.
+            var context = CaseContext(time: forge.time, trustAnchors: [], parameters: parameters)
+            let approvals = scenario.requests.compactMap { request -> StepUpMessage? in
+                if case .approve(let approval) = request { return approval.message }
+                return nil
+            }
+            context.parameters["stepUpMessage"] = (approvals.first ?? message).rawValue
             return definition.makeCase(prefix: "stepup", family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
         }
     }
@@ -80,7 +85,7 @@ public enum StepUpFamily: CatalogueFamily {
         },
         Definition(variant: "action-bound", rule: nil, importance: .critical,
                    description: "The same approval with the action-bound message form.") { forge in
-            try approval(forge)
+            try approval(forge.with(message: .actionBound))
         },
         Definition(variant: "reused", rule: .stepUpSingleUse, importance: .critical,
                    description: "A captured approval is submitted a second time.") { forge in

@@ -63,6 +63,9 @@ public struct StepUpForge: Sendable {
         self.time = time
     }
 
+    /// The same forge signing `message` instead.
+    public func with(message: StepUpMessage) -> StepUpForge { StepUpForge(seed: seed, message: message, time: time) }
+
     public func key(_ label: String) throws -> PrivateKey { try seed.key(.ec(.p256), "step-up key \(label)") }
     public func keyId(_ label: String) throws -> String { Base64URL.encode(try seed.bytes("step-up key id \(label)", count: 16)) }
     public func account(_ label: String) -> String { "acct-\(label)" }
