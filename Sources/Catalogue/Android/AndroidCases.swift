@@ -138,6 +138,10 @@ public enum AndroidFamily: CatalogueFamily {
                    description: "hardwareEnforced lists algorithm [2] before purpose [1].") { scenario, _ in
             hardware(&scenario) { $0.fields.swapAt(0, 1) }
         },
+        Definition(variant: "seven-elements", rule: .androidKeyDescriptionEncoding, importance: .low,
+                   description: "KeyDescription lacks uniqueId: 7 elements instead of 8.") { scenario, _ in
+            scenario.keyDescriptionBytes = encoding { $0.remove(at: 5) }
+        },
         Definition(variant: "nine-elements", rule: .androidKeyDescriptionEncoding, importance: .low,
                    description: "KeyDescription has a ninth element.") { scenario, _ in
             scenario.keyDescriptionBytes = encoding { $0.append(.null) }

@@ -48,6 +48,9 @@ public struct KeyDescription: Hashable, Sendable {
         public var allowIntegerForEnumerated = false
         /// Read IMPLICIT-tagged primitive AuthorizationList fields as if they were EXPLICIT.
         public var allowImplicitTags = false
+        /// Read a 7-element KeyDescription without uniqueId as one with an empty uniqueId (a parser that takes the
+        /// OCTET STRINGs it finds).
+        public var allowMissingUniqueId = false
         /// Leniencies of the underlying DER reader. KeyMint writes SET OF INTEGER in insertion order (a real
         /// leaf, allow_while_on_body.pem, has purpose SET {3, 2}), so unsorted SETs are accepted by default and
         /// kept in their order; set `der.allowUnsortedSets = false` to demand DER.
@@ -67,6 +70,7 @@ public struct KeyDescription: Hashable, Sendable {
             options.allowExtraElements = true
             options.allowIntegerForEnumerated = true
             options.allowImplicitTags = true
+            options.allowMissingUniqueId = true
             options.der.allowNonCanonicalBooleans = true
             options.der.allowNonMinimalIntegers = true
             options.der.allowNonMinimalLengths = true
@@ -116,7 +120,11 @@ public struct KeyDescription: Hashable, Sendable {
         keyMintVersion = try fields.next("keyMintVersion").integerValue(field: "keyMintVersion")
         keyMintSecurityLevel = try options.enumerated(fields.next("keyMintSecurityLevel"), field: "keyMintSecurityLevel")
         attestationChallenge = try fields.next("attestationChallenge").octetStringValue(field: "attestationChallenge")
-        uniqueId = try fields.next("uniqueId").octetStringValue(field: "uniqueId")
+        if options.allowMissingUniqueId {
+            uniqueId = try fields.next(ifIdentifier: .octetString)?.octetStringValue(field: "uniqueId") ?? []
+        } else {
+            uniqueId = try fields.next("uniqueId").octetStringValue(field: "uniqueId")
+        }
         softwareEnforced = try AuthorizationList(fields.next("softwareEnforced"), field: "softwareEnforced", options: options)
         hardwareEnforced = try AuthorizationList(fields.next("hardwareEnforced"), field: "hardwareEnforced", options: options)
         if !options.allowExtraElements { try fields.finish() }
