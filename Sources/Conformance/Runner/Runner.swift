@@ -115,13 +115,15 @@ public struct Runner: Sendable {
         return { try session.verify($0) }
     }
 
-    /// Runs `cases` with up to `jobs` in parallel; results keep the cases' order. `progress` is called after each.
-    public func run(_ cases: [Case], seed: UInt64, jobs: Int = 1,
+    /// Runs `cases` with up to `jobs` in parallel, starting at most `rate`'s cases per second when given; results
+    /// keep the cases' order. `progress` is called after each.
+    public func run(_ cases: [Case], seed: UInt64, jobs: Int = 1, rate: RateLimit? = nil,
                     progress: (@Sendable (Int, Int) -> Void)? = nil) -> RunReport {
         let results = ResultSlots(count: cases.count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, cases.count))) { worker in
             var index = worker
             while index < cases.count {
+                rate?.acquire()
                 results.set(index, run(cases[index]))
                 progress?(results.completed, cases.count)
                 index += max(1, min(jobs, cases.count))

@@ -5,7 +5,7 @@ import Foundation
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--timeout SECONDS]"
+    static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md) or http://host:port (our verdict protocol)."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
@@ -15,7 +15,8 @@ enum RunCommand: Command {
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run: exit 1 only for new findings."),
         .seed,
         OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores)."),
-        OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: verifiers; past it the case is a HANG (default 10)."),
+        OptionSpec(name: "rate", value: "N", help: "Start at most N cases per second (a deployed server's rate limit; default unlimited)."),
+        OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: and http: verifiers; past it the case is a HANG or a harness error (default 10)."),
     ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
@@ -37,6 +38,10 @@ enum RunCommand: Command {
             guard let value = Int(text), (1...256).contains(value) else { throw UsageError("bad --jobs \"\(text)\": expected 1 to 256") }
             jobs = value
         }
+        let rate = try arguments.value("rate").map { text -> RateLimit in
+            guard let value = Double(text), value > 0, value <= 10_000 else { throw UsageError("bad --rate \"\(text)\": expected cases per second, above 0") }
+            return RateLimit(perSecond: value)
+        }
         let baseline = try arguments.value("baseline").map { path -> RunReport in
             guard FileManager.default.fileExists(atPath: path) else { throw UsageError("no such baseline file \(path)") }
             do {
@@ -51,7 +56,7 @@ enum RunCommand: Command {
             guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
         }
 
-        var report = Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs) { done, total in
+        var report = Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs, rate: rate) { done, total in
             Output.progress("attest-harness run: \(done)/\(total) cases")
         }
         Output.endProgress()
