@@ -1,0 +1,80 @@
+"""py_webauthn (PyPI `webauthn`) behind the exec contract, for the webauthn family: registrations through
+verify_registration_response with every test root for every format, assertions through
+verify_authentication_response with the stored key and counter. The only relying-party code here is what every
+integration must write (store the verified credential, look it up by id); the checks the library leaves to its
+caller are listed in adapter.json as outside its scope."""
+import os
+import sys
+from datetime import datetime
+
+import cbor2
+import webauthn
+from OpenSSL.crypto import X509Store
+import webauthn.helpers.validate_certificate_chain  # noqa: F401 (loads the module patched below)
+from webauthn.helpers.cose import COSEAlgorithmIdentifier
+from webauthn.helpers.structs import AttestationFormat
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from exec_adapter import Unsupported, b64url, run  # noqa: E402
+
+
+def parameters(context):
+    p = context["parameters"]
+    algorithms = []
+    for text in p.get("algorithms", "").split(","):
+        try:
+            algorithms.append(COSEAlgorithmIdentifier(int(text)))
+        except ValueError:
+            pass
+    return p, [o for o in p.get("origins", "").split(",") if o], algorithms, p.get("userVerification") == "required"
+
+
+def freeze(context):
+    """py_webauthn's documented test hook: the certificate store's time is the case's, not the machine's."""
+    moment = datetime.fromisoformat(context["time"].replace("Z", "+00:00"))
+
+    def store():
+        s = X509Store()
+        s.set_time(moment)
+        return s
+
+    sys.modules["webauthn.helpers.validate_certificate_chain"]._generate_new_cert_store = store
+
+
+def verify(kind, inputs, context, state):
+    freeze(context)
+    p, origins, algorithms, uv = parameters(context)
+    if kind == "webauthn.registration":
+        anchors = [pem.encode() for pem in context["trustAnchors"]]
+        auth_data = cbor2.loads(inputs["attestationObject"]).get("authData", b"") if inputs["attestationObject"] else b""
+        length = int.from_bytes(auth_data[53:55], "big") if len(auth_data) >= 55 else 0
+        credential_id = auth_data[55:55 + length]
+        verified = webauthn.verify_registration_response(
+            credential={"id": b64url(credential_id), "rawId": b64url(credential_id), "type": "public-key",
+                        "response": {"clientDataJSON": b64url(inputs["clientDataJSON"]),
+                                     "attestationObject": b64url(inputs["attestationObject"])}},
+            expected_challenge=inputs["challenge"], expected_rp_id=p["rpId"], expected_origin=origins,
+            require_user_verification=uv, supported_pub_key_algs=algorithms,
+            pem_root_certs_bytes_by_fmt={fmt: anchors for fmt in AttestationFormat})
+        state[bytes(verified.credential_id)] = {"key": verified.credential_public_key, "count": verified.sign_count}
+    elif kind == "webauthn.assertion":
+        record = state.get(inputs["credentialId"])
+        if record is None:
+            raise LookupError("no stored credential with this id")
+        response = {"clientDataJSON": b64url(inputs["clientDataJSON"]),
+                    "authenticatorData": b64url(inputs["authenticatorData"]), "signature": b64url(inputs["signature"])}
+        if "userHandle" in inputs:
+            response["userHandle"] = b64url(inputs["userHandle"])
+        verified = webauthn.verify_authentication_response(
+            credential={"id": b64url(inputs["credentialId"]), "rawId": b64url(inputs["credentialId"]),
+                        "type": "public-key", "response": response},
+            expected_challenge=inputs["challenge"], expected_rp_id=p["rpId"], expected_origin=origins,
+            credential_public_key=record["key"], credential_current_sign_count=record["count"],
+            require_user_verification=uv)
+        record["count"] = verified.new_sign_count
+    else:
+        raise Unsupported(kind)
+
+
+if __name__ == "__main__":
+    run("py_webauthn", verify)

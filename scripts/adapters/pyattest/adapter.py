@@ -1,0 +1,48 @@
+"""pyattest behind the exec contract, for the app-attest family: attestations through Attestation + AppleConfig
+with our test root, assertions through Assertion with the attested key. pyattest documents that an assertion
+check is the signature only, so the counter, RP ID and challenge of assertions are listed in adapter.json as the
+caller's; the only relying-party code here stores the attested key by key id."""
+import asyncio
+import hashlib
+import os
+import sys
+from datetime import datetime
+
+import pyattest.verifiers.apple_attestation as apple_attestation
+from cryptography import x509
+from pyattest.assertion import Assertion
+from pyattest.attestation import Attestation
+from pyattest.configs.apple import AppleConfig
+from pyhanko_certvalidator import ValidationContext
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from exec_adapter import Unsupported, run  # noqa: E402
+
+
+def freeze(context):
+    """Path validation at the case's time: pyattest builds its ValidationContext without a moment."""
+    moment = datetime.fromisoformat(context["time"].replace("Z", "+00:00"))
+    apple_attestation.ValidationContext = lambda **kwargs: ValidationContext(moment=moment, **kwargs)
+
+
+def verify(kind, inputs, context, state):
+    freeze(context)
+    p = context["parameters"]
+    config = AppleConfig(key_id=inputs["keyId"], app_id=p["appId"], production=p.get("environment") == "production",
+                         root_ca=context["trustAnchors"][0].encode())
+    if kind == "app-attest.attestation":
+        attestation = Attestation(inputs["attestationObject"], inputs["challenge"], config)
+        asyncio.run(attestation.verify())
+        certificate = x509.load_der_x509_certificate(attestation.data["certs"].last.dump())
+        state[inputs["keyId"]] = certificate.public_key()
+    elif kind == "app-attest.assertion":
+        key = state.get(inputs["keyId"])
+        if key is None:
+            raise LookupError("no attested key with this id")
+        Assertion(inputs["assertion"], hashlib.sha256(inputs["clientData"]).digest(), key, config).verify()
+    else:
+        raise Unsupported(kind)
+
+
+if __name__ == "__main__":
+    run("pyattest", verify)

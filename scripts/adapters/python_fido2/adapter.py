@@ -1,0 +1,73 @@
+"""python-fido2 (PyPI `fido2`) behind the exec contract, for the webauthn family: a Fido2Server for the case's
+rpId with DIRECT attestation and an AttestationVerifier whose ca_lookup returns the test root that issued the
+trust path; register_complete and authenticate_complete with a state built from the issued challenge. The only
+relying-party code here stores verified credentials and passes them back; what the library leaves to its caller
+is listed in adapter.json."""
+import os
+import sys
+
+import cbor2
+from cryptography import x509
+from cryptography.hazmat.primitives.serialization import Encoding
+from fido2.attestation import AttestationVerifier
+from fido2.server import Fido2Server
+from fido2.utils import websafe_encode
+from fido2.webauthn import AttestationConveyancePreference, UserVerificationRequirement
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from exec_adapter import Unsupported, b64url, run  # noqa: E402
+
+
+class TestRoots(AttestationVerifier):
+    def __init__(self, anchors):
+        super().__init__()
+        self.anchors = [x509.load_pem_x509_certificate(pem.encode()) for pem in anchors]
+
+    def ca_lookup(self, attestation_result, auth_data):
+        if not attestation_result.trust_path:
+            return None
+        last = x509.load_der_x509_certificate(attestation_result.trust_path[-1])
+        for anchor in self.anchors:
+            if anchor.subject == last.issuer:
+                return anchor.public_bytes(Encoding.DER)
+        return None
+
+
+def server(context):
+    p = context["parameters"]
+    origins = [o for o in p.get("origins", "").split(",") if o]
+    attestation = AttestationConveyancePreference.DIRECT if p.get("attestation") == "direct" else AttestationConveyancePreference.NONE
+    return Fido2Server({"id": p["rpId"], "name": "attest-harness"}, attestation=attestation,
+                       verify_origin=lambda origin: origin in origins, verify_attestation=TestRoots(context["trustAnchors"]))
+
+
+def state(challenge, context):
+    required = context["parameters"].get("userVerification") == "required"
+    return {"challenge": websafe_encode(challenge),
+            "user_verification": UserVerificationRequirement.REQUIRED if required else UserVerificationRequirement.PREFERRED}
+
+
+def verify(kind, inputs, context, credentials):
+    if kind == "webauthn.registration":
+        auth_data = cbor2.loads(inputs["attestationObject"]).get("authData", b"")
+        length = int.from_bytes(auth_data[53:55], "big") if len(auth_data) >= 55 else 0
+        credential_id = b64url(auth_data[55:55 + length])
+        verified = server(context).register_complete(state(inputs["challenge"], context), {
+            "id": credential_id, "rawId": credential_id, "type": "public-key",
+            "response": {"clientDataJSON": b64url(inputs["clientDataJSON"]),
+                         "attestationObject": b64url(inputs["attestationObject"])}})
+        credentials.append(verified.credential_data)
+    elif kind == "webauthn.assertion":
+        response = {"clientDataJSON": b64url(inputs["clientDataJSON"]),
+                    "authenticatorData": b64url(inputs["authenticatorData"]), "signature": b64url(inputs["signature"])}
+        if "userHandle" in inputs:
+            response["userHandle"] = b64url(inputs["userHandle"])
+        server(context).authenticate_complete(state(inputs["challenge"], context), credentials, {
+            "id": b64url(inputs["credentialId"]), "rawId": b64url(inputs["credentialId"]), "type": "public-key",
+            "response": response})
+    else:
+        raise Unsupported(kind)
+
+
+if __name__ == "__main__":
+    run("python-fido2", verify, new_state=list)
