@@ -40,7 +40,7 @@ let package = Package(
         // Rules, cases and built-in profiles of every family.
         .target(name: "Catalogue", dependencies: ["Conformance", "Forge", "Evidence", "Crypto", "DER", "CBOR"]),
         // The reference verifier and the adapters that reach other verifiers.
-        .target(name: "Verifiers", dependencies: ["Conformance", "Catalogue", "Evidence", "Crypto", "DER", "CBOR"]),
+        .target(name: "Verifiers", dependencies: ["Conformance", "Catalogue", "Forge", "Evidence", "Crypto", "DER", "CBOR"]),
         // The reference verifier over HTTP.
         .target(name: "Server", dependencies: ["CHTTPServer", "Conformance", "Catalogue", "Verifiers"]),
         // The command line.

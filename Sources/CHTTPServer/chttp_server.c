@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,12 +18,39 @@ struct chttp_server {
     uint16_t port;
 };
 
-/* Per-request state: the body so far, or the fact that it outgrew the cap. */
+/* Per-request state: the raw target, the body so far, or the fact that it outgrew the cap. */
 struct request {
+    char *target;
+    int started;
     uint8_t *body;
     size_t length;
     int too_large;
 };
+
+/* Called with the undecoded request target before anything else: it starts the per-request state. */
+static void *log_target(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)cls; (void)connection;
+    struct request *request = calloc(1, sizeof *request);
+    if (request != NULL) request->target = strdup(uri);
+    return request;
+}
+
+/* Collects the request headers as "Name: value\n" lines. */
+struct header_buffer {
+    char *text;
+    size_t length;
+};
+
+static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct header_buffer *buffer = cls;
+    size_t add = strlen(key) + 2 + (value ? strlen(value) : 0) + 1;
+    char *grown = realloc(buffer->text, buffer->length + add + 1);
+    if (grown == NULL) return MHD_NO;
+    buffer->text = grown;
+    buffer->length += (size_t)snprintf(grown + buffer->length, add + 1, "%s: %s\n", key, value ? value : "");
+    return MHD_YES;
+}
 
 static enum MHD_Result respond(struct MHD_Connection *connection, unsigned status, uint8_t *body, size_t length,
                                const char *content_type, const char *location) {
@@ -41,10 +69,9 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     (void)version;
     struct chttp_server *server = cls;
     struct request *request = *con_cls;
-    if (request == NULL) {
-        request = calloc(1, sizeof *request);
-        if (request == NULL) return MHD_NO;
-        *con_cls = request;
+    if (request == NULL) return MHD_NO;
+    if (!request->started) {
+        request->started = 1;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -76,8 +103,12 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     size_t response_length = 0;
     const char *content_type = "application/json";
     const char *location = NULL;
-    unsigned status = server->handler(server->context, method, url, request->body, request->length, &response,
+    struct header_buffer headers = {NULL, 0};
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, &collect_header, &headers);
+    unsigned status = server->handler(server->context, method, request->target ? request->target : url,
+                                      headers.text ? headers.text : "", request->body, request->length, &response,
                                       &response_length, &content_type, &location);
+    free(headers.text);
     if (response == NULL) response_length = 0;
     return respond(connection, status, response, response_length, content_type, location);
 }
@@ -87,6 +118,7 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
     (void)cls; (void)connection; (void)code;
     struct request *request = *con_cls;
     if (request != NULL) {
+        free(request->target);
         free(request->body);
         free(request);
         *con_cls = NULL;
@@ -112,6 +144,7 @@ chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_secon
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
         MHD_OPTION_NOTIFY_COMPLETED, &request_completed, NULL,
+        MHD_OPTION_URI_LOG_CALLBACK, &log_target, NULL,
         MHD_OPTION_END);
     if (server->daemon == NULL) { free(server); return NULL; }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);

@@ -9,27 +9,37 @@ import Verifiers
 /// each case judged from fresh state under the server's own profile (a deployed server's policy is its own, not
 /// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
 /// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
-/// `/.well-known/` association files (`AssociationFiles`). Listens on 127.0.0.1 only.
+/// `/.well-known/` association files (`AssociationFiles`), and with `civiqSeed` the Civiq-style API of seeds/001
+/// (`CiviqEmulation`) on every other path. Listens on 127.0.0.1 only.
 public final class VerdictServer: @unchecked Sendable {
     public let profile: Profile
     public let association: AssociationFiles?
+    private let civiq: CiviqEmulation?
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
-                name: String = "attest-harness serve", association: AssociationFiles? = nil) throws {
+                name: String = "attest-harness serve", association: AssociationFiles? = nil,
+                civiqSeed: UInt64? = nil) throws {
         self.profile = profile
         self.association = association
+        if let civiqSeed {
+            civiq = try CiviqEmulation(profile: profile, seed: civiqSeed)
+        } else {
+            civiq = nil
+        }
         verifier = ReferenceVerifier(profile: profile, name: name)
-        let handler: chttp_handler = { context, method, path, body, length, response, responseLength, contentType, location in
+        let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location in
             let server = Unmanaged<VerdictServer>.fromOpaque(context!).takeUnretainedValue()
             let bytes = body.map { Data(bytes: $0, count: length) } ?? Data()
-            let method = String(cString: method!), path = String(cString: path!)
+            let method = String(cString: method!), path = String(cString: target!)
             let status: UInt32, payload: Data
             if method == "GET", let file = server.association?.response(path) {
                 (status, payload) = (file.status, file.body)
                 contentType!.pointee = UnsafeRawPointer(file.contentType.utf8Start).assumingMemoryBound(to: CChar.self)
                 location!.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
+            } else if let civiq = server.civiq, path != "/v1/cases", path != "/v1/health" {
+                (status, payload) = civiq.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
             } else {
                 (status, payload) = server.handle(method: method, path: path, body: bytes)
             }
@@ -46,6 +56,16 @@ public final class VerdictServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// "Name: value" lines, names lowercased.
+    static func headers(_ text: String) -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop { $0 == " " })
+        }
+        return headers
+    }
 
     /// The port listened on (the one the system picked when asked for 0).
     public var port: UInt16 { server.map { chttp_port($0) } ?? 0 }

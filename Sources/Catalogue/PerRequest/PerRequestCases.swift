@@ -42,19 +42,25 @@ public enum PerRequestFamily: CatalogueFamily {
         ]) { first, _ in first }
     }
 
-    public static func forge(parameters: [String: String], seed: UInt64) throws -> PerRequestForge {
+    public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> PerRequestForge {
         guard let environment = AppAttestFormat.Environment(rawValue: parameters["environment"] ?? "") else {
             throw CatalogueError.badParameter("environment", parameters["environment"] ?? "")
         }
         guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
             throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
         }
-        return try PerRequestForge(seed: ForgeSeed(seed), appId: "\(parameters["teamId"] ?? "").\(parameters["bundleId"] ?? "")",
+        return try PerRequestForge(seed: seed, appId: "\(parameters["teamId"] ?? "").\(parameters["bundleId"] ?? "")",
                                    environment: environment, packageName: parameters["packageName"] ?? "",
                                    signatureDigest: digest, accountToken: parameters["accountToken"] ?? "")
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included (what the civiq+http driver re-forges with the
+    /// challenges a live server issued).
+    public static func cases(parameters: [String: String], seed: ForgeSeed) throws -> [Case] {
         let forge = try forge(parameters: parameters, seed: seed)
         var context = CaseContext(time: forge.time, trustAnchors: [forge.appAttest.pki.root.pem], parameters: parameters)
         context.parameters["appId"] = forge.appAttest.appId

@@ -5,6 +5,9 @@ import Foundation
 /// and therefore the same cases and vectors, on any machine.
 public struct ForgeSeed: Hashable, Sendable {
     public let value: UInt64
+    /// Derived bytes to replace by others: a live driver puts the challenge a server issued in place of the one
+    /// the harness would have issued, and forges the rest of the case around it.
+    public var substitutions: [[UInt8]: [UInt8]] = [:]
 
     public init(_ value: UInt64) { self.value = value }
 
@@ -23,7 +26,8 @@ public struct ForgeSeed: Hashable, Sendable {
 
     /// `count` bytes that (`seed`, `label`) derive to: challenges, identifiers.
     public func bytes(_ label: String, count: Int) throws -> [UInt8] {
-        try hkdfSHA256(secret: bytes, salt: Array("attest-harness bytes".utf8), info: Array(label.utf8), count: count)
+        let derived = try hkdfSHA256(secret: bytes, salt: Array("attest-harness bytes".utf8), info: Array(label.utf8), count: count)
+        return substitutions[derived] ?? derived
     }
 
     /// The time forged evidence is issued at and cases are verified at. Fixed, never the machine's clock.

@@ -30,9 +30,16 @@ enum Selection {
         }
     }
 
-    /// `builtin:reference`, `builtin:reference-without:<rule>` or `exec:<command>`.
-    static func verifier(_ uri: String, profile: Profile, timeout: Double) throws -> any AttestationVerifier {
+    /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, `http://` or `civiq+http://`.
+    static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1) throws -> any AttestationVerifier {
         if uri == "builtin:reference" { return ReferenceVerifier(profile: profile, name: uri) }
+        if uri.hasPrefix("civiq+http://") || uri.hasPrefix("civiq+https://") {
+            guard let url = URL(string: String(uri.dropFirst(6))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
+            guard profile.families == [PerRequestFamily.name] else {
+                throw UsageError("civiq+http drives the per-request family only; use --profile per-request-device-attestation or a profile of that family")
+            }
+            return CiviqDriver(baseURL: url, seed: seed, timeout: timeout)
+        }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
             guard let url = URL(string: uri), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
             return HTTPVerifier(baseURL: url, timeout: timeout)
@@ -50,7 +57,7 @@ enum Selection {
             }
             return ReferenceVerifier(profile: profile.without(rule), name: uri)
         }
-        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port")
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port, civiq+http://host:port")
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.

@@ -1,13 +1,14 @@
 import Catalogue
 import Conformance
 import Foundation
+import Verifiers
 
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
     static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS]"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md) or http://host:port (our verdict protocol)."),
+        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), http://host:port (our verdict protocol) or civiq+http://host:port (seeds/001 API, live ceremony)."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),
@@ -27,17 +28,19 @@ enum RunCommand: Command {
             guard let value = Double(text), value > 0, value <= 3600 else { throw UsageError("bad --timeout \"\(text)\": expected seconds, up to 3600") }
             timeout = value
         }
-        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout)
+        let seed = try arguments.seed()
+        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed)
         let formatName = arguments.value("format") ?? "console"
         guard let format = ReportFormat(rawValue: formatName) else {
             throw UsageError("bad format \"\(formatName)\"; expected one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let seed = try arguments.seed()
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("jobs") {
             guard let value = Int(text), (1...256).contains(value) else { throw UsageError("bad --jobs \"\(text)\": expected 1 to 256") }
             jobs = value
         }
+        // A live driver plays one device against one server: its cases share the device's key and counters.
+        if verifier is CiviqDriver { jobs = 1 }
         let rate = try arguments.value("rate").map { text -> RateLimit in
             guard let value = Double(text), value > 0, value <= 10_000 else { throw UsageError("bad --rate \"\(text)\": expected cases per second, above 0") }
             return RateLimit(perSecond: value)
