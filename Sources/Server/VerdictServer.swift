@@ -10,23 +10,30 @@ import Verifiers
 /// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
 /// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
 /// `/.well-known/` association files (`AssociationFiles`), and with `civiqSeed` the Civiq-style API of seeds/001
-/// (`CiviqEmulation`) on every other path. Listens on 127.0.0.1 only.
+/// (`CiviqEmulation`) on every other path, or with `strigaSeed` the passkey import API of seeds/000
+/// (`StrigaEmulation`). Listens on 127.0.0.1 only.
 public final class VerdictServer: @unchecked Sendable {
     public let profile: Profile
     public let association: AssociationFiles?
     private let civiq: CiviqEmulation?
+    private let striga: StrigaEmulation?
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
                 name: String = "attest-harness serve", association: AssociationFiles? = nil,
-                civiqSeed: UInt64? = nil) throws {
+                civiqSeed: UInt64? = nil, strigaSeed: UInt64? = nil) throws {
         self.profile = profile
         self.association = association
         if let civiqSeed {
             civiq = try CiviqEmulation(profile: profile, seed: civiqSeed)
         } else {
             civiq = nil
+        }
+        if let strigaSeed {
+            striga = try StrigaEmulation(profile: profile, seed: strigaSeed)
+        } else {
+            striga = nil
         }
         verifier = ReferenceVerifier(profile: profile, name: name)
         let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location in
@@ -40,6 +47,8 @@ public final class VerdictServer: @unchecked Sendable {
                 location!.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
             } else if let civiq = server.civiq, path != "/v1/cases", path != "/v1/health" {
                 (status, payload) = civiq.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+            } else if let striga = server.striga, path != "/v1/cases", path != "/v1/health" {
+                (status, payload) = striga.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
             } else {
                 (status, payload) = server.handle(method: method, path: path, body: bytes)
             }

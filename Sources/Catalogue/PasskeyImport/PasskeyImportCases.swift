@@ -41,19 +41,25 @@ public enum PasskeyImportFamily: CatalogueFamily {
         try AppAttestFamily.trustAnchors(seed: seed).merging(try AndroidFamily.trustAnchors(seed: seed)) { first, _ in first }
     }
 
-    public static func forge(parameters: [String: String], seed: UInt64) throws -> PasskeyImportForge {
+    public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> PasskeyImportForge {
         guard let environment = AppAttestFormat.Environment(rawValue: parameters["environment"] ?? "") else {
             throw CatalogueError.badParameter("environment", parameters["environment"] ?? "")
         }
         guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
             throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
         }
-        return try PasskeyImportForge(seed: ForgeSeed(seed), teamId: parameters["teamId"] ?? "", bundleId: parameters["bundleId"] ?? "",
+        return try PasskeyImportForge(seed: seed, teamId: parameters["teamId"] ?? "", bundleId: parameters["bundleId"] ?? "",
                                       environment: environment, packageName: parameters["packageName"] ?? "",
                                       signatureDigest: digest, rpId: parameters["rpId"] ?? "")
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included (what the striga+http driver re-forges with the
+    /// challenges and challenge ids a live server issued).
+    public static func cases(parameters: [String: String], seed: ForgeSeed) throws -> [Case] {
         let forge = try forge(parameters: parameters, seed: seed)
         var context = CaseContext(time: forge.time,
                                   trustAnchors: [forge.appAttest.pki.root.pem, forge.android.pki.rsaRoot.certificate.pem,

@@ -8,6 +8,8 @@ public struct ForgeSeed: Hashable, Sendable {
     /// Derived bytes to replace by others: a live driver puts the challenge a server issued in place of the one
     /// the harness would have issued, and forges the rest of the case around it.
     public var substitutions: [[UInt8]: [UInt8]] = [:]
+    /// The same for identifiers the forge writes as text (a challenge id the server issued).
+    public var textSubstitutions: [String: String] = [:]
 
     public init(_ value: UInt64) { self.value = value }
 

@@ -79,8 +79,9 @@ public struct PasskeyImportForge: Sendable {
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
         let text = hex(bytes)
-        return [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4),
-                text.dropFirst(20)].joined(separator: "-")
+        let uuid = [text.prefix(8), text.dropFirst(8).prefix(4), text.dropFirst(12).prefix(4), text.dropFirst(16).prefix(4),
+                    text.dropFirst(20)].joined(separator: "-")
+        return seed.textSubstitutions[uuid] ?? uuid
     }
 
     public func user(_ label: String = "alice") throws -> String { try uuid("user \(label)") }

@@ -40,6 +40,13 @@ enum Selection {
             }
             return CiviqDriver(baseURL: url, seed: seed, timeout: timeout)
         }
+        if uri.hasPrefix("striga+http://") || uri.hasPrefix("striga+https://") {
+            guard let url = URL(string: String(uri.dropFirst(7))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
+            guard profile.families.contains(PasskeyImportFamily.name) else {
+                throw UsageError("striga+http drives the passkey-import family; use --profile device-bound-passkey-import --filter 'import.*'")
+            }
+            return StrigaDriver(baseURL: url, seed: seed, timeout: timeout)
+        }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
             guard let url = URL(string: uri), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
             return HTTPVerifier(baseURL: url, timeout: timeout)
@@ -57,7 +64,7 @@ enum Selection {
             }
             return ReferenceVerifier(profile: profile.without(rule), name: uri)
         }
-        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port, civiq+http://host:port")
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port, civiq+http://host:port, striga+http://host:port")
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.
