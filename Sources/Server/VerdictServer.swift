@@ -11,18 +11,19 @@ import Verifiers
 /// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
 /// `/.well-known/` association files (`AssociationFiles`), and with `civiqSeed` the Civiq-style API of seeds/001
 /// (`CiviqEmulation`) on every other path, or with `strigaSeed` the passkey import API of seeds/000
-/// (`StrigaEmulation`). Listens on 127.0.0.1 only.
+/// (`StrigaEmulation`), or with `fidoSeed` the FIDO2 conformance server API (`FidoEmulation`). Listens on 127.0.0.1 only.
 public final class VerdictServer: @unchecked Sendable {
     public let profile: Profile
     public let association: AssociationFiles?
     private let civiq: CiviqEmulation?
     private let striga: StrigaEmulation?
+    private let fido: FidoEmulation?
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
                 name: String = "attest-harness serve", association: AssociationFiles? = nil,
-                civiqSeed: UInt64? = nil, strigaSeed: UInt64? = nil) throws {
+                civiqSeed: UInt64? = nil, strigaSeed: UInt64? = nil, fidoSeed: UInt64? = nil) throws {
         self.profile = profile
         self.association = association
         if let civiqSeed {
@@ -34,6 +35,11 @@ public final class VerdictServer: @unchecked Sendable {
             striga = try StrigaEmulation(profile: profile, seed: strigaSeed)
         } else {
             striga = nil
+        }
+        if let fidoSeed {
+            fido = try FidoEmulation(profile: profile, seed: fidoSeed)
+        } else {
+            fido = nil
         }
         verifier = ReferenceVerifier(profile: profile, name: name)
         let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location in
@@ -49,6 +55,8 @@ public final class VerdictServer: @unchecked Sendable {
                 (status, payload) = civiq.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
             } else if let striga = server.striga, path != "/v1/cases", path != "/v1/health" {
                 (status, payload) = striga.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+            } else if let fido = server.fido, path != "/v1/cases", path != "/v1/health" {
+                (status, payload) = fido.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
             } else {
                 (status, payload) = server.handle(method: method, path: path, body: bytes)
             }

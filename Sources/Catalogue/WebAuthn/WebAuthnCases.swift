@@ -51,17 +51,23 @@ public enum WebAuthnFamily: CatalogueFamily {
                 "android-rsa-root.pem": android.rsaRoot.certificate.pem, "android-ec-root.pem": android.ecRoot.certificate.pem]
     }
 
-    public static func forge(parameters: [String: String], seed: UInt64) throws -> WebAuthnForge {
+    public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> WebAuthnForge {
         guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
             throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
         }
-        return try WebAuthnForge(seed: ForgeSeed(seed), rpId: parameters["rpId"] ?? "", packageName: parameters["packageName"] ?? "",
+        return try WebAuthnForge(seed: seed, rpId: parameters["rpId"] ?? "", packageName: parameters["packageName"] ?? "",
                                  signatureDigest: digest)
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included (what the fido+http driver re-forges with the
+    /// challenges and user ids a live server issued).
+    public static func cases(parameters: [String: String], seed: ForgeSeed) throws -> [Case] {
         let forge = try forge(parameters: parameters, seed: seed)
-        let anchors = try trustAnchors(seed: seed).filter { $0.key.hasSuffix(".pem") }.sorted { $0.key < $1.key }.map(\.value)
+        let anchors = try trustAnchors(seed: seed.value).filter { $0.key.hasSuffix(".pem") }.sorted { $0.key < $1.key }.map(\.value)
         let context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
         return try definitions.map { definition in
             var scenario: WebAuthnScenario

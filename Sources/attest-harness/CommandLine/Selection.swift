@@ -40,6 +40,13 @@ enum Selection {
             }
             return CiviqDriver(baseURL: url, seed: seed, timeout: timeout)
         }
+        if uri.hasPrefix("fido+http://") || uri.hasPrefix("fido+https://") {
+            guard let url = URL(string: String(uri.dropFirst(5))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
+            guard profile.families == [WebAuthnFamily.name] else {
+                throw UsageError("fido+http drives the webauthn family only; use --profile webauthn-l3 or a profile of that family")
+            }
+            return FidoDriver(baseURL: url, seed: seed, timeout: timeout)
+        }
         if uri.hasPrefix("striga+http://") || uri.hasPrefix("striga+https://") {
             guard let url = URL(string: String(uri.dropFirst(7))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
             guard profile.families.contains(PasskeyImportFamily.name) else {
@@ -64,7 +71,7 @@ enum Selection {
             }
             return ReferenceVerifier(profile: profile.without(rule), name: uri)
         }
-        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port, civiq+http://host:port, striga+http://host:port")
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port, civiq+http://host:port, striga+http://host:port, fido+http://host:port")
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.

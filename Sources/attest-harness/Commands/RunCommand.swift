@@ -40,7 +40,7 @@ enum RunCommand: Command {
             jobs = value
         }
         // A live driver plays one device against one server: its cases share the device's key and counters.
-        if verifier is CiviqDriver || verifier is StrigaDriver { jobs = 1 }
+        if verifier is CiviqDriver || verifier is StrigaDriver || verifier is FidoDriver { jobs = 1 }
         let rate = try arguments.value("rate").map { text -> RateLimit in
             guard let value = Double(text), value > 0, value <= 10_000 else { throw UsageError("bad --rate \"\(text)\": expected cases per second, above 0") }
             return RateLimit(perSecond: value)

@@ -5,12 +5,12 @@ import Server
 enum ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve the reference verifier over HTTP on 127.0.0.1 (attest-harness's verdict protocol)."
-    static let usage = "--profile P [--port N] [--without RULE] [--api civiq|striga [--seed N]] [--association VARIANT --app-id ID --package NAME --fingerprints HEX,...]"
+    static let usage = "--profile P [--port N] [--without RULE] [--api civiq|striga|fido [--seed N]] [--association VARIANT --app-id ID --package NAME --fingerprints HEX,...]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "profile", value: "P", help: "The policy the server enforces (a built-in name or a JSON file)."),
         OptionSpec(name: "port", value: "N", help: "Port on 127.0.0.1 (default 8787; 0 picks a free one)."),
         OptionSpec(name: "without", value: "RULE", help: "Serve a mutant that skips RULE (to see a client catch it)."),
-        OptionSpec(name: "api", value: "NAME", help: "Also emulate a real API shape on the other paths: civiq (seeds/001, profile per-request-device-attestation) or striga (seeds/000, profile device-bound-passkey-import)."),
+        OptionSpec(name: "api", value: "NAME", help: "Also emulate a real API shape on the other paths: civiq (seeds/001, profile per-request-device-attestation) striga (seeds/000, profile device-bound-passkey-import) or fido (FIDO2 conformance server API, profile webauthn-l3)."),
         .seed,
         OptionSpec(name: "association", value: "VARIANT",
                    help: "Also publish /.well-known/ association files: " + AssociationFiles.Variant.allCases.map(\.rawValue).joined(separator: ", ") + "."),
@@ -36,14 +36,16 @@ enum ServeCommand: Command {
         }
         let server: VerdictServer
         do {
-            var civiqSeed: UInt64?, strigaSeed: UInt64?
+            var civiqSeed: UInt64?, strigaSeed: UInt64?, fidoSeed: UInt64?
             switch arguments.value("api") {
             case nil: break
             case "civiq": civiqSeed = try arguments.seed()
             case "striga": strigaSeed = try arguments.seed()
-            case let other?: throw UsageError("bad --api \"\(other)\": expected civiq or striga")
+            case "fido": fidoSeed = try arguments.seed()
+            case let other?: throw UsageError("bad --api \"\(other)\": expected civiq, striga or fido")
             }
-            server = try VerdictServer(profile: profile, port: port, association: association, civiqSeed: civiqSeed, strigaSeed: strigaSeed)
+            server = try VerdictServer(profile: profile, port: port, association: association, civiqSeed: civiqSeed,
+                                       strigaSeed: strigaSeed, fidoSeed: fidoSeed)
         } catch {
             throw UsageError("\(error)")
         }
