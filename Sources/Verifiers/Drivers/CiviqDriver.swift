@@ -89,7 +89,8 @@ public struct CiviqDriver: WholeCaseVerifier {
     func verdict(_ status: Int, _ body: Data) -> Verdict {
         if (200..<300).contains(status) { return .accept }
         let excerpt = String(decoding: body.prefix(300), as: UTF8.self)
-        return Verdict(.reject, reason: "HTTP \(status): \(excerpt)", status: String(status))
+        // 401 is the account token's, by seeds/001; 403 covers every device rule.
+        return Verdict(.reject, reason: "HTTP \(status): \(excerpt)", rule: status == 401 ? .requestAccountToken : nil, status: String(status))
     }
 
     func send(_ method: String, _ target: String, body: Data?, headers: [String: String], time: Date) throws -> (Int, Data) {

@@ -130,8 +130,11 @@ public struct StrigaDriver: WholeCaseVerifier {
         let code = (fields["errorCode"] as? String) ?? (fields["errorCode"] as? Int).map(String.init) ?? String(status)
         let step = (fields["step"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         return Verdict(.reject, reason: "HTTP \(status): \((fields["message"] as? String) ?? "")",
-                       status: step.map { "\(code) \($0)" } ?? code)
+                       rule: Self.rules[code], status: step.map { "\(code) \($0)" } ?? code)
     }
+
+    /// The API errors that name one rule (seeds/000); the others (100011, 100012) cover several.
+    static let rules: [String: RuleID] = ["100004": .importPasskeyCap, "999998": .importCredentialIdUnique]
 
     func post(_ path: String, _ body: [String: Any], _ time: Date) throws -> (Int, Data) {
         guard let url = URL(string: path, relativeTo: baseURL) else { throw VerifierFailure.contract("bad path \(path)") }
