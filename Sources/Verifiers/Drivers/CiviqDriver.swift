@@ -29,6 +29,7 @@ public struct CiviqDriver: WholeCaseVerifier {
     }
 
     public var name: String { "civiq+" + baseURL.absoluteString }
+    var client: LiveAPIClient { LiveAPIClient(baseURL: baseURL, timeout: timeout) }
 
     public func startCase(_ context: CaseContext) throws -> any VerificationSession {
         throw VerifierFailure.contract("civiq+http drives whole cases")
@@ -47,7 +48,7 @@ public struct CiviqDriver: WholeCaseVerifier {
             let time = step.time ?? testCase.context.time
             switch step.kind {
             case PerRequestFamily.challengeStep:
-                let (status, body) = try send("GET", "/device/challenge", body: nil, headers: [:], time: time)
+                let (status, body) = try client.send("GET", "/device/challenge", body: nil, headers: [:], time: time)
                 let issued = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["challenge"] as? String
                 if (200..<300).contains(status), let challenge = issued.flatMap(Base64URL.decode), let intended = step.inputs["challenge"] {
                     forgeSeed.substitutions[intended] = challenge
@@ -62,8 +63,7 @@ public struct CiviqDriver: WholeCaseVerifier {
                     fields["key_id"] = Data(step.inputs["keyId"] ?? []).base64EncodedString()
                     fields["attestation"] = Data(step.inputs["attestationObject"] ?? []).base64EncodedString()
                 }
-                let (status, body) = try send("POST", "/device/attest", body: try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]),
-                                              headers: ["Content-Type": "application/json"], time: time)
+                let (status, body) = try client.post("/device/attest", fields, time: time)
                 if let token = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["android_token"] as? String {
                     sessionTokens[String(decoding: step.inputs["sessionToken"] ?? [], as: UTF8.self)] = token
                 }
@@ -75,7 +75,7 @@ public struct CiviqDriver: WholeCaseVerifier {
                     headers[String(name.dropFirst(7))] = sessionTokens[text] ?? text
                 }
                 let body = step.inputs["body"] ?? []
-                let (status, response) = try send(String(decoding: step.inputs["method"] ?? [], as: UTF8.self),
+                let (status, response) = try client.send(String(decoding: step.inputs["method"] ?? [], as: UTF8.self),
                                                   String(decoding: step.inputs["target"] ?? [], as: UTF8.self),
                                                   body: body.isEmpty ? nil : Data(body), headers: headers, time: time)
                 verdicts.append(verdict(status, response))
@@ -91,17 +91,5 @@ public struct CiviqDriver: WholeCaseVerifier {
         let excerpt = String(decoding: body.prefix(300), as: UTF8.self)
         // 401 is the account token's, by seeds/001; 403 covers every device rule.
         return Verdict(.reject, reason: "HTTP \(status): \(excerpt)", rule: status == 401 ? .requestAccountToken : nil, status: String(status))
-    }
-
-    func send(_ method: String, _ target: String, body: Data?, headers: [String: String], time: Date) throws -> (Int, Data) {
-        guard let url = URL(string: target, relativeTo: baseURL) else { throw VerifierFailure.contract("bad target \(target)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.httpBody = body
-        request.timeoutInterval = timeout
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.setValue(ISO8601DateFormatter().string(from: time), forHTTPHeaderField: "X-Attest-Harness-Time")
-        let (status, _, response) = try BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
-        return (status, response)
     }
 }

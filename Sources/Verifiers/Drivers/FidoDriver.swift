@@ -26,6 +26,7 @@ public struct FidoDriver: WholeCaseVerifier {
     }
 
     public var name: String { "fido+" + baseURL.absoluteString }
+    var client: LiveAPIClient { LiveAPIClient(baseURL: baseURL, timeout: timeout) }
 
     public func startCase(_ context: CaseContext) throws -> any VerificationSession {
         throw VerifierFailure.contract("fido+http drives whole cases")
@@ -58,10 +59,10 @@ public struct FidoDriver: WholeCaseVerifier {
                 guard registration else { throw VerifierFailure.contract("an assertion for a user this case never registered") }
                 username = "attest-harness-" + UUID().uuidString.lowercased()
             }
-            let options = try post(registration ? "/attestation/options" : "/assertion/options", registration
+            let options = try client.post(registration ? "/attestation/options" : "/assertion/options", registration
                 ? ["username": username, "displayName": username, "attestation": profile.parameters["attestation"] ?? "none",
                    "authenticatorSelection": ["userVerification": userVerification]]
-                : ["username": username, "userVerification": userVerification], time)
+                : ["username": username, "userVerification": userVerification], time: time)
             guard options.0 == 200, let fields = (try? JSONSerialization.jsonObject(with: options.1)) as? [String: Any],
                   fields["status"] as? String == "ok", let challenge = (fields["challenge"] as? String).flatMap(Base64URL.decode) else {
                 throw VerifierFailure.contract("options answered HTTP \(options.0) without a challenge")
@@ -90,9 +91,9 @@ public struct FidoDriver: WholeCaseVerifier {
                 if let handle = inputs["userHandle"] { response["userHandle"] = Base64URL.encode(handle) }
                 id = inputs["credentialId"] ?? []
             }
-            let (status, body) = try post(registration ? "/attestation/result" : "/assertion/result", [
+            let (status, body) = try client.post(registration ? "/attestation/result" : "/assertion/result", [
                 "id": Base64URL.encode(id), "rawId": Base64URL.encode(id), "type": "public-key", "response": response,
-            ], time)
+            ], time: time)
             let answer = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
             verdicts.append(status == 200 && answer["status"] as? String == "ok" ? .accept
                 : Verdict(.reject, reason: "HTTP \(status): \(answer["errorMessage"] as? String ?? "")"))
@@ -109,17 +110,5 @@ public struct FidoDriver: WholeCaseVerifier {
               let authData = object["authData"]?.bytesValue, authData.count >= 55 else { return nil }
         let length = Int(authData[53]) << 8 | Int(authData[54])
         return authData.count >= 55 + length ? Array(authData[55..<(55 + length)]) : nil
-    }
-
-    func post(_ path: String, _ body: [String: Any], _ time: Date) throws -> (Int, Data) {
-        guard let url = URL(string: path, relativeTo: baseURL) else { throw VerifierFailure.contract("bad path \(path)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.timeoutInterval = timeout
-        request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(ISO8601DateFormatter().string(from: time), forHTTPHeaderField: "X-Attest-Harness-Time")
-        let (status, _, response) = try BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
-        return (status, response)
     }
 }

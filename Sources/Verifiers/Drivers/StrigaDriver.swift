@@ -32,6 +32,7 @@ public struct StrigaDriver: WholeCaseVerifier {
     }
 
     public var name: String { "striga+" + baseURL.absoluteString }
+    var client: LiveAPIClient { LiveAPIClient(baseURL: baseURL, timeout: timeout, headers: ["Authorization": authorization]) }
 
     public func startCase(_ context: CaseContext) throws -> any VerificationSession {
         throw VerifierFailure.contract("striga+http drives whole cases")
@@ -66,7 +67,7 @@ public struct StrigaDriver: WholeCaseVerifier {
             let user = text(current.inputs["user"])
             switch current.kind {
             case PasskeyImportFamily.startStep:
-                let (status, body) = try post("/user/passkey/import/start", ["userId": user, "platform": text(current.inputs["platform"])], time)
+                let (status, body) = try client.post("/user/passkey/import/start", ["userId": user, "platform": text(current.inputs["platform"])], time: time)
                 if (200..<300).contains(status), let fields = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
                     if let issued = (fields["challenge"] as? String).flatMap(Base64URL.decode), let intended = current.inputs["challenge"] {
                         forgeSeed.substitutions[intended] = issued
@@ -83,7 +84,7 @@ public struct StrigaDriver: WholeCaseVerifier {
                     let certificates = (try? DERReader.parseSequence(chain).map { Data($0.serialized).base64EncodedString() }) ?? []
                     attestation = ["type": "ANDROID_KEY_ATTESTATION", "certificateChain": certificates]
                 }
-                let (status, body) = try post("/user/passkey/import/complete", [
+                let completion: [String: Any] = [
                     "userId": user, "challengeId": text(inputs["challengeId"]), "platform": platform,
                     "app": [platform == "IOS" ? "bundleId" : "packageName": text(inputs["app"])],
                     "passkey": ["credentialId": Base64URL.encode(inputs["credentialId"] ?? []), "publicKey": Base64URL.encode(inputs["publicKey"] ?? []),
@@ -91,10 +92,11 @@ public struct StrigaDriver: WholeCaseVerifier {
                     "attestation": attestation,
                     "proof": ["clientData": Base64URL.encode(inputs["proofClientData"] ?? []),
                               "signature": Base64URL.encode(inputs["proofSignature"] ?? [])],
-                ], time)
+                ]
+                let (status, body) = try client.post("/user/passkey/import/complete", completion, time: time)
                 verdicts.append(verdict(status, body))
             case WebAuthnFamily.assertionStep:
-                let (status, body) = try post("/wallets/passkey/approval/start", ["userId": user], time)
+                let (status, body) = try client.post("/wallets/passkey/approval/start", ["userId": user], time: time)
                 guard (200..<300).contains(status),
                       let issued = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["challenge"] as? String,
                       let challenge = Base64URL.decode(issued), let intended = current.inputs["challenge"] else {
@@ -114,7 +116,7 @@ public struct StrigaDriver: WholeCaseVerifier {
                     assertion["deviceAttestation"] = ["keyId": Data(keyId).base64EncodedString(),
                                                       "assertion": Data(deviceAssertion).base64EncodedString()]
                 }
-                let (confirmStatus, confirmBody) = try post("/wallets/transaction/confirm", ["userId": user, "passkeyAssertion": assertion], time)
+                let (confirmStatus, confirmBody) = try client.post("/wallets/transaction/confirm", ["userId": user, "passkeyAssertion": assertion], time: time)
                 verdicts.append(verdict(confirmStatus, confirmBody))
             default:
                 throw VerifierFailure.contract("striga+http cannot send step kind \(current.kind): seeds/000 documents no route for it")
@@ -135,17 +137,4 @@ public struct StrigaDriver: WholeCaseVerifier {
 
     /// The API errors that name one rule (seeds/000); the others (100011, 100012) cover several.
     static let rules: [String: RuleID] = ["100004": .importPasskeyCap, "999998": .importCredentialIdUnique]
-
-    func post(_ path: String, _ body: [String: Any], _ time: Date) throws -> (Int, Data) {
-        guard let url = URL(string: path, relativeTo: baseURL) else { throw VerifierFailure.contract("bad path \(path)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.timeoutInterval = timeout
-        request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(authorization, forHTTPHeaderField: "Authorization")
-        request.setValue(ISO8601DateFormatter().string(from: time), forHTTPHeaderField: "X-Attest-Harness-Time")
-        let (status, _, response) = try BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
-        return (status, response)
-    }
 }
