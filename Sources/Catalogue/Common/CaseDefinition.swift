@@ -21,11 +21,15 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
         self.mutate = mutate
     }
 
-    /// The case, with the stable id `<prefix>.<rule without "<prefix>.", or "valid">.<variant>`.
-    func makeCase(prefix: String, family: String, context: CaseContext, steps: [Step]) -> Case {
+    /// The stable id `<prefix>.<rule without "<prefix>.", or "valid">.<variant>`, known before anything is forged.
+    func id(prefix: String) -> String {
         let ruleName = rule.map { $0.rawValue.hasPrefix(prefix + ".") ? String($0.rawValue.dropFirst(prefix.count + 1)) : $0.rawValue }
-        return Case(id: "\(prefix).\(ruleName ?? "valid").\(variant)", family: family, rule: rule, description: description,
-                    importance: importance, context: context, steps: steps)
+        return "\(prefix).\(ruleName ?? "valid").\(variant)"
+    }
+
+    func makeCase(prefix: String, family: String, context: CaseContext, steps: [Step]) -> Case {
+        Case(id: id(prefix: prefix), family: family, rule: rule, description: description, importance: importance,
+             context: context, steps: steps)
     }
 }
 

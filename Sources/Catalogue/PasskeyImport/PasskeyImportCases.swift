@@ -9,6 +9,8 @@ import Foundation
 /// one rule. Broken start and complete steps carry the API error the documentation gives.
 public enum PasskeyImportFamily: CatalogueFamily {
     public static let name = "passkey-import"
+    /// Case ids start `import.`.
+    static let idPrefix = "import"
     public static var rules: [Rule] { PasskeyImportRules.all + WebAuthnRules.all.filter { assertionRules.contains($0.id) } }
 
     /// The WebAuthn rules the imported key's assertions are held to (seeds/000, Using the imported passkey).
@@ -58,8 +60,8 @@ public enum PasskeyImportFamily: CatalogueFamily {
     }
 
     /// The cases forged from `seed`, substitutions included (what the striga+http driver re-forges with the
-    /// challenges and challenge ids a live server issued).
-    public static func cases(parameters: [String: String], seed: ForgeSeed) throws -> [Case] {
+    /// challenges and challenge ids a live server issued); with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
         let forge = try forge(parameters: parameters, seed: seed)
         var context = CaseContext(time: forge.time,
                                   trustAnchors: [forge.appAttest.pki.root.pem, forge.android.pki.rsaRoot.certificate.pem,
@@ -67,10 +69,10 @@ public enum PasskeyImportFamily: CatalogueFamily {
                                   parameters: parameters)
         context.parameters["appId"] = forge.appAttest.appId
         context.parameters["attestationStatusList"] = String(decoding: try AndroidFamily.baselineStatusList.json, as: UTF8.self)
-        return try definitions.map { definition in
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = PasskeyImportScenario(requests: [])
             try definition.mutate(&scenario, forge)
-            return definition.makeCase(prefix: "import", family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
         }
     }
 

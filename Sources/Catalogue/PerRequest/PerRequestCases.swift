@@ -9,6 +9,8 @@ import Foundation
 /// broken step states the status the API answers (403 device, 401 account).
 public enum PerRequestFamily: CatalogueFamily {
     public static let name = "per-request"
+    /// Case ids start `request.`.
+    static let idPrefix = "request"
     public static var rules: [Rule] {
         PerRequestRules.all + AppAttestRules.all.filter { [.appAttestNonce, .appAttestAssertionSignature, .appAttestAssertionCounter].contains($0.id) }
     }
@@ -59,17 +61,17 @@ public enum PerRequestFamily: CatalogueFamily {
     }
 
     /// The cases forged from `seed`, substitutions included (what the civiq+http driver re-forges with the
-    /// challenges a live server issued).
-    public static func cases(parameters: [String: String], seed: ForgeSeed) throws -> [Case] {
+    /// challenges a live server issued); with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
         let forge = try forge(parameters: parameters, seed: seed)
         var context = CaseContext(time: forge.time, trustAnchors: [forge.appAttest.pki.root.pem], parameters: parameters)
         context.parameters["appId"] = forge.appAttest.appId
         context.parameters["integrityDecryptionKey"] = Data(forge.integrityKeys.decryptionKey).base64EncodedString()
         context.parameters["integrityVerificationKey"] = forge.integrityKeys.verificationKey.publicKey.pem
-        return try definitions.map { definition in
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = PerRequestScenario(requests: [])
             try definition.mutate(&scenario, forge)
-            return definition.makeCase(prefix: "request", family: name, context: context,
+            return definition.makeCase(prefix: idPrefix, family: name, context: context,
                                        steps: try steps(scenario, breaking: definition.rule, parameters: parameters))
         }
     }

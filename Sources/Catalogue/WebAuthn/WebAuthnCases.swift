@@ -10,6 +10,8 @@ import Foundation
 /// each breaking exactly one rule.
 public enum WebAuthnFamily: CatalogueFamily {
     public static let name = "webauthn"
+    /// Case ids start `webauthn.`.
+    static let idPrefix = "webauthn"
     public static var rules: [Rule] {
         EncodingRules.all + ChainRules.all + WebAuthnRules.all
             + AndroidRules.all.filter { androidKeyFormatRules.contains($0.id) }
@@ -64,12 +66,12 @@ public enum WebAuthnFamily: CatalogueFamily {
     }
 
     /// The cases forged from `seed`, substitutions included (what the fido+http driver re-forges with the
-    /// challenges and user ids a live server issued).
-    public static func cases(parameters: [String: String], seed: ForgeSeed) throws -> [Case] {
+    /// challenges and user ids a live server issued); with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
         let forge = try forge(parameters: parameters, seed: seed)
         let anchors = try trustAnchors(seed: seed.value).filter { $0.key.hasSuffix(".pem") }.sorted { $0.key < $1.key }.map(\.value)
         let context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
-        return try definitions.map { definition in
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario: WebAuthnScenario
             switch definition.baseline {
             case .registration(let format): scenario = try forge.scenario(format, assertionCounters: [])
@@ -80,7 +82,7 @@ public enum WebAuthnFamily: CatalogueFamily {
             case .registration: scenario.brokenStep = scenario.registrations.count - 1
             case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
             }
-            return definition.makeCase(prefix: "webauthn", family: name, context: context,
+            return definition.makeCase(prefix: idPrefix, family: name, context: context,
                                        steps: try steps(scenario, breaking: definition.rule))
         }
     }

@@ -40,7 +40,7 @@ public struct CiviqDriver: WholeCaseVerifier {
         var sessionTokens: [String: String] = [:]
         var verdicts: [Verdict] = []
         for index in testCase.steps.indices {
-            guard let forged = try PerRequestFamily.cases(parameters: profile.parameters, seed: forgeSeed)
+            guard let forged = try PerRequestFamily.cases(parameters: profile.parameters, seed: forgeSeed, only: testCase.id)
                 .first(where: { $0.id == testCase.id }), index < forged.steps.count else {
                 throw VerifierFailure.contract("civiq+http drives the per-request family only; \(testCase.id) is not one of its cases")
             }

@@ -36,7 +36,7 @@ public struct FidoDriver: WholeCaseVerifier {
         var forgeSeed = ForgeSeed(seed)
         var usernames: [[UInt8]: String] = [:]
         func step(_ index: Int) throws -> Step {
-            guard let forged = try WebAuthnFamily.cases(parameters: profile.parameters, seed: forgeSeed)
+            guard let forged = try WebAuthnFamily.cases(parameters: profile.parameters, seed: forgeSeed, only: testCase.id)
                 .first(where: { $0.id == testCase.id }), index < forged.steps.count else {
                 throw VerifierFailure.contract("fido+http drives the webauthn family only; \(testCase.id) is not one of its cases")
             }

@@ -41,7 +41,7 @@ public struct StrigaDriver: WholeCaseVerifier {
     public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
         var forgeSeed = ForgeSeed(seed)
         func step(_ index: Int) throws -> Step {
-            guard let forged = try PasskeyImportFamily.cases(parameters: profile.parameters, seed: forgeSeed)
+            guard let forged = try PasskeyImportFamily.cases(parameters: profile.parameters, seed: forgeSeed, only: testCase.id)
                 .first(where: { $0.id == testCase.id }), index < forged.steps.count else {
                 throw VerifierFailure.contract("striga+http drives the passkey-import family only; \(testCase.id) is not one of its cases")
             }
