@@ -63,5 +63,15 @@ enum Benchmarks {
         print("catalogue.p384.verify \(2 * attestationSteps)")
         print("catalogue.p256.sign \(assertionSteps)")
         print("catalogue.p256.verify \(assertionSteps)")
+
+        // Every built-in profile: forge its cases, then judge them with the reference verifier on one core.
+        for builtin in BuiltinCatalogue.profiles {
+            let start = Date()
+            let cases = try BuiltinCatalogue.cases(for: builtin, seed: 1)
+            let forged = Date()
+            let report = Runner(profile: builtin, verifier: ReferenceVerifier(profile: builtin)).run(cases, seed: 1, jobs: 1)
+            precondition(report.exitCode == 0, "the reference verifier must be conformant while benchmarking")
+            print("profile \(builtin.name) \(cases.count) \(cases.flatMap(\.steps).count) \(forged.timeIntervalSince(start)) \(Date().timeIntervalSince(forged))")
+        }
     }
 }
