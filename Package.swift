@@ -60,6 +60,7 @@ let package = Package(
         .executableTarget(name: "fuzz-keydescription", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-keydescription"),
         .executableTarget(name: "fuzz-attestation", dependencies: ["FuzzOracles", "CFuzzSupport"],
                           path: "Sources/Fuzz/fuzz-attestation"),
+        .executableTarget(name: "fuzz-webauthn", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-webauthn"),
         .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
 
         .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),

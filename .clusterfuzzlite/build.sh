@@ -5,12 +5,12 @@
 # tools-version 6 package (SwiftPM renames each executable's main); the recipe below is the one verified in
 # scripts/fuzz: SwiftPM's own --sanitize fuzzer plus -Xswiftc -sanitize=fuzzer,$SANITIZER, one product per build.
 cd "$SRC/attest-harness"
-for target in fuzz-cbor fuzz-der fuzz-x509 fuzz-keydescription fuzz-attestation; do
+for target in fuzz-cbor fuzz-der fuzz-x509 fuzz-keydescription fuzz-attestation fuzz-webauthn; do
     swift build -c release --scratch-path .build-fuzz --sanitize fuzzer \
         -Xswiftc -sanitize=fuzzer,"${SANITIZER:-address}" -Xswiftc -g --product "$target"
     cp ".build-fuzz/release/$target" "$OUT/$target"
     case "$target" in
-        fuzz-cbor|fuzz-attestation) cp corpus/dictionaries/cbor.dict "$OUT/$target.dict" ;;
+        fuzz-cbor|fuzz-attestation|fuzz-webauthn) cp corpus/dictionaries/cbor.dict "$OUT/$target.dict" ;;
         *) cp corpus/dictionaries/der.dict "$OUT/$target.dict" ;;
     esac
     (cd "corpus/$target" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)

@@ -11,6 +11,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case keyDescription = "fuzz-keydescription"
     /// The reference verifier end to end on App Attest attestation objects.
     case attestation = "fuzz-attestation"
+    /// WebAuthn's parsers (COSE_Key, clientDataJSON, TPM) and the reference verifier on registrations.
+    case webAuthn = "fuzz-webauthn"
 
     /// Checks the target's property on `input`; returns a description of the violation, nil when it holds.
     /// Crashes (traps, out-of-bounds) are bugs the fuzzer reports by themselves.
@@ -21,6 +23,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .x509: return X509Oracle.check(input)
         case .keyDescription: return KeyDescriptionOracle.check(input)
         case .attestation: return AttestationOracle.check(input)
+        case .webAuthn: return WebAuthnOracle.check(input)
         }
     }
 

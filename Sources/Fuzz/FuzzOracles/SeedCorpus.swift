@@ -13,12 +13,15 @@ public enum SeedCorpus {
         var cbor: [[UInt8]] = []
         var certificates: [[UInt8]] = []
         var attestations: [[UInt8]] = []
+        var webAuthn: [[UInt8]] = []
         for testCase in try BuiltinCatalogue.allCases(seed: 1) {
             for step in testCase.steps {
+                if testCase.family == WebAuthnFamily.name, let clientData = step.inputs["clientDataJSON"] { webAuthn.append(clientData) }
                 for name in ["attestationObject", "assertion"] {
                     guard let bytes = step.inputs[name] else { continue }
                     cbor.append(bytes)
                     if name == "attestationObject" { attestations.append(bytes) }
+                    if testCase.family == WebAuthnFamily.name, name == "attestationObject" { webAuthn.append(bytes) }
                     let x5c = (try? CBORReader.decode(bytes))?["attStmt"]?["x5c"]?.arrayValue ?? []
                     certificates += x5c.compactMap(\.bytesValue)
                 }
@@ -30,6 +33,13 @@ public enum SeedCorpus {
             if path.hasSuffix(".pem") {
                 let documents = try PEMDocument.parseAll(String(contentsOf: url, encoding: .utf8))
                 certificates += documents.filter { $0.label == "CERTIFICATE" }.map(\.der)
+            } else if path.hasPrefix("webauthn/w3c-"), path.hasSuffix(".json"),
+                      let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
+                      let registration = json["registration"] as? [String: Any] {
+                // The W3C vectors: every format, the TPM structures and COSE keys of every algorithm.
+                for key in ["attestationObject", "clientDataJSON"] {
+                    if let bytes = bytes(fromHex: registration[key] as? String ?? "") { webAuthn.append(bytes) }
+                }
             } else if path.hasPrefix("appattest/"), path.hasSuffix(".json"),
                       let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] {
                 let objects = [json["attestationObject"] as? String]
@@ -45,7 +55,7 @@ public enum SeedCorpus {
         let extensions = certificates.compactMap { try? CertificateFields(der: $0) }.flatMap { $0.extensions }
         let keyDescriptions = extensions.filter { $0.oid == KeyDescription.extensionOID }.map(\.value)
         return [.cbor: unique(cbor), .der: unique(certificates + extensions.map(\.value)), .x509: unique(certificates),
-                .keyDescription: unique(keyDescriptions), .attestation: unique(attestations)]
+                .keyDescription: unique(keyDescriptions), .attestation: unique(attestations), .webAuthn: unique(webAuthn)]
     }
 
     static func unique(_ inputs: [[UInt8]]) -> [[UInt8]] {
