@@ -66,4 +66,26 @@ import Verifiers
         let report = try Self.run(entry) { $0.without(entry.injectedBug) }
         #expect(report.findings.map(\.caseId) == [entry.caughtBy])
     }
+
+    /// The command line end to end: `attest-harness serve --api civiq` as a child process, driven by
+    /// `attest-harness run --verifier civiq+http://...` as another.
+    @Test func serveAndRunAsProcesses() throws {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["serve", "--profile", "per-request-device-attestation", "--port", "0", "--api", "civiq"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let url = HTTPVerifierTests.firstLine(out)
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        let result = try CommandLineTests.run("run", "--profile", "per-request-device-attestation", "--verifier", "civiq+" + url,
+                                              "--filter", "request.valid.*")
+        #expect(result.status == 0, "\(result.stdout.suffix(300))")
+        #expect(result.stdout.contains("2 cases: 2 passed, 0 findings, 0 errors"))
+    }
 }
