@@ -8,77 +8,77 @@ let package = Package(
     name: "attest-harness",
     products: [
         .executable(name: "attest-harness", targets: ["attest-harness"]),
-        .library(name: "DER", targets: ["DER"]),
-        .library(name: "CBOR", targets: ["CBOR"]),
-        .library(name: "Crypto", targets: ["Crypto"]),
+        .library(name: "AttestDER", targets: ["AttestDER"]),
+        .library(name: "AttestCBOR", targets: ["AttestCBOR"]),
+        .library(name: "AttestCrypto", targets: ["AttestCrypto"]),
     ],
     targets: [
         // System libraries, wrapped by thin shim headers (function-like macros do not import into Swift).
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CAttestOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CAttestLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+        .systemLibrary(name: "CAttestMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // C glue over libmicrohttpd (variadic start, per-chunk body callbacks) for `attest-harness serve`.
-        .target(name: "CHTTPServer", dependencies: ["CMicroHTTPD"]),
+        .target(name: "CAttestHTTPServer", dependencies: ["CAttestMicroHTTPD"]),
 
         // Strict codecs: our own, because they are the product (strict readers, deliberately malformed writers).
-        .target(name: "DER"),
-        .target(name: "CBOR"),
+        .target(name: "AttestDER"),
+        .target(name: "AttestCBOR"),
         // libcbor as the independent reference decoder, for differential tests and fuzzing.
-        .target(name: "CBORReference", dependencies: ["CBOR", "CLibCBOR"]),
+        .target(name: "AttestCBORReference", dependencies: ["AttestCBOR", "CAttestLibCBOR"]),
 
         // OpenSSL-backed digests, keys, signatures and X.509.
-        .target(name: "Crypto", dependencies: ["COpenSSL", "DER", "CBOR"]),
+        .target(name: "AttestCrypto", dependencies: ["CAttestOpenSSL", "AttestDER", "AttestCBOR"]),
 
         // Seeded generators, byte mutations and the openssl command line, shared by the tests.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "AttestTestSupport", path: "Tests/AttestTestSupport"),
         // Wire formats shared by the forge and the verifiers (authenticator data, App Attest constants).
-        .target(name: "Evidence", dependencies: ["CBOR", "DER", "Crypto"]),
+        .target(name: "AttestEvidence", dependencies: ["AttestCBOR", "AttestDER", "AttestCrypto"]),
         // Forged evidence, one folder per family, all derived from a seed.
-        .target(name: "Forge", dependencies: ["Evidence", "Crypto", "CBOR", "DER"]),
+        .target(name: "AttestForge", dependencies: ["AttestEvidence", "AttestCrypto", "AttestCBOR", "AttestDER"]),
         // The generic conformance model: rules, profiles, cases, runner, reports, vectors.
-        .target(name: "Conformance"),
+        .target(name: "AttestConformance"),
         // Rules, cases and built-in profiles of every family.
-        .target(name: "Catalogue", dependencies: ["Conformance", "Forge", "Evidence", "Crypto", "DER", "CBOR"]),
+        .target(name: "AttestCatalogue", dependencies: ["AttestConformance", "AttestForge", "AttestEvidence", "AttestCrypto", "AttestDER", "AttestCBOR"]),
         // The reference verifier and the adapters that reach other verifiers.
-        .target(name: "Verifiers", dependencies: ["Conformance", "Catalogue", "Forge", "Evidence", "Crypto", "DER", "CBOR"]),
+        .target(name: "AttestVerifiers", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge", "AttestEvidence", "AttestCrypto", "AttestDER", "AttestCBOR"]),
         // The reference verifier over HTTP.
-        .target(name: "Server", dependencies: ["CHTTPServer", "Conformance", "Catalogue", "Verifiers"]),
+        .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestCatalogue", "AttestVerifiers"]),
         // The command line.
-        .executableTarget(name: "attest-harness", dependencies: ["Conformance", "Catalogue", "Verifiers", "Server"]),
+        .executableTarget(name: "attest-harness", dependencies: ["AttestConformance", "AttestCatalogue", "AttestVerifiers", "AttestServer"]),
         // Measurements behind scripts/bench.
-        .executableTarget(name: "Benchmarks", dependencies: ["Conformance", "Catalogue", "Forge", "Verifiers"]),
+        .executableTarget(name: "AttestBenchmarks", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge", "AttestVerifiers"]),
 
         // Fuzzing: the properties (shared with swift test's regression replay), libFuzzer entry points built
         // one at a time by scripts/fuzz, and the seed-corpus writer.
-        .target(name: "FuzzOracles", dependencies: ["CBOR", "CBORReference", "DER", "Crypto", "COpenSSL", "Catalogue",
-                                                     "Conformance", "Evidence", "Forge", "Verifiers"],
-                path: "Sources/Fuzz/FuzzOracles"),
-        .target(name: "CFuzzSupport", path: "Sources/Fuzz/CFuzzSupport"),
-        .executableTarget(name: "fuzz-cbor", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-cbor"),
-        .executableTarget(name: "fuzz-der", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-der"),
-        .executableTarget(name: "fuzz-x509", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-x509"),
-        .executableTarget(name: "fuzz-keydescription", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-keydescription"),
-        .executableTarget(name: "fuzz-attestation", dependencies: ["FuzzOracles", "CFuzzSupport"],
+        .target(name: "AttestFuzzOracles", dependencies: ["AttestCBOR", "AttestCBORReference", "AttestDER", "AttestCrypto", "CAttestOpenSSL", "AttestCatalogue",
+                                                     "AttestConformance", "AttestEvidence", "AttestForge", "AttestVerifiers"],
+                path: "Sources/Fuzz/AttestFuzzOracles"),
+        .target(name: "CAttestFuzzSupport", path: "Sources/Fuzz/CAttestFuzzSupport"),
+        .executableTarget(name: "fuzz-cbor", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-cbor"),
+        .executableTarget(name: "fuzz-der", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-der"),
+        .executableTarget(name: "fuzz-x509", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-x509"),
+        .executableTarget(name: "fuzz-keydescription", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-keydescription"),
+        .executableTarget(name: "fuzz-attestation", dependencies: ["AttestFuzzOracles", "CAttestFuzzSupport"],
                           path: "Sources/Fuzz/fuzz-attestation"),
-        .executableTarget(name: "fuzz-webauthn", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-webauthn"),
-        .executableTarget(name: "fuzz-corpus", dependencies: ["FuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
+        .executableTarget(name: "fuzz-webauthn", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-webauthn"),
+        .executableTarget(name: "fuzz-corpus", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
 
-        .testTarget(name: "DERTests", dependencies: ["DER", "TestSupport"]),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR", "CBORReference", "TestSupport"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "DER", "CBOR", "TestSupport"]),
-        .testTarget(name: "CatalogueTests", dependencies: ["Catalogue", "Conformance", "Verifiers", "Forge", "Evidence",
-                                                            "Crypto", "CBOR", "DER"]),
+        .testTarget(name: "AttestDERTests", dependencies: ["AttestDER", "AttestTestSupport"]),
+        .testTarget(name: "AttestCBORTests", dependencies: ["AttestCBOR", "AttestCBORReference", "AttestTestSupport"]),
+        .testTarget(name: "AttestCryptoTests", dependencies: ["AttestCrypto", "AttestDER", "AttestCBOR", "AttestTestSupport"]),
+        .testTarget(name: "AttestCatalogueTests", dependencies: ["AttestCatalogue", "AttestConformance", "AttestVerifiers", "AttestForge", "AttestEvidence",
+                                                            "AttestCrypto", "AttestCBOR", "AttestDER"]),
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
-        .testTarget(name: "CLITests", dependencies: ["attest-harness", "Conformance", "Crypto", "Catalogue", "Verifiers", "Server"],
+        .testTarget(name: "AttestCLITests", dependencies: ["attest-harness", "AttestConformance", "AttestCrypto", "AttestCatalogue", "AttestVerifiers", "AttestServer"],
                     exclude: ["hostile_server.py"]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "DER"]),
-        .testTarget(name: "ForgeTests", dependencies: ["Forge", "Evidence", "Crypto", "CBOR", "DER", "COpenSSL"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzOracles", "Catalogue"]),
+        .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
+        .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR", "AttestDER", "CAttestOpenSSL"]),
+        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue"]),
         // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
-            name: "RealSamplesTests",
-            dependencies: ["Crypto", "DER", "CBOR", "TestSupport", "Catalogue", "Conformance", "Verifiers", "Forge",
-                           "Evidence"],
+            name: "AttestRealSamplesTests",
+            dependencies: ["AttestCrypto", "AttestDER", "AttestCBOR", "AttestTestSupport", "AttestCatalogue", "AttestConformance", "AttestVerifiers", "AttestForge",
+                           "AttestEvidence"],
             exclude: ["real-samples"]
         ),
     ]

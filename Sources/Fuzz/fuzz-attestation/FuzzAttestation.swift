@@ -1,5 +1,5 @@
-import CFuzzSupport
-import FuzzOracles
+import CAttestFuzzSupport
+import AttestFuzzOracles
 
 /// libFuzzer entry point of fuzz-attestation; the property lives in FuzzOracles so that swift test replays it.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,5 +1,5 @@
 import Foundation
-import FuzzOracles
+import AttestFuzzOracles
 
 /// Writes the seed corpus: `fuzz-corpus OUT_DIR REAL_SAMPLES_DIR` fills OUT_DIR/<target>/ with forge output of
 /// every family and the real samples (scripts/fuzz runs it when a target's corpus folder is empty).

@@ -1,4 +1,4 @@
-import FuzzOracles
+import AttestFuzzOracles
 
 /// libFuzzer entry point of fuzz-keydescription; the property lives in FuzzOracles so that swift test replays it.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,7 +1,7 @@
-import Catalogue
-import Conformance
+import AttestCatalogue
+import AttestConformance
 import Foundation
-import Verifiers
+import AttestVerifiers
 
 /// Resolving what the options name: profiles, cases, verifiers.
 enum Selection {

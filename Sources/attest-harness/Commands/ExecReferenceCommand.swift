@@ -1,6 +1,6 @@
-import Conformance
+import AttestConformance
 import Foundation
-import Verifiers
+import AttestVerifiers
 
 /// The reference verifier behind the exec contract: reads an `ExecSuite` on stdin, writes `ExecResults` on
 /// stdout. It is how the contract is tested end to end, and a model for adapters in other languages.

@@ -1,5 +1,5 @@
-import Catalogue
-import Conformance
+import AttestCatalogue
+import AttestConformance
 import Foundation
 
 enum ForgeCommand: Command {

@@ -1,6 +1,6 @@
-import Conformance
+import AttestConformance
 import Foundation
-import Verifiers
+import AttestVerifiers
 
 enum PreflightCommand: Command {
     static let name = "preflight"

@@ -1,4 +1,4 @@
-import Catalogue
+import AttestCatalogue
 import Foundation
 
 enum RootsCommand: Command {

@@ -1,6 +1,6 @@
-import Conformance
+import AttestConformance
 import Foundation
-import Server
+import AttestServer
 
 enum ServeCommand: Command {
     static let name = "serve"

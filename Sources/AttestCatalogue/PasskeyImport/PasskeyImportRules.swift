@@ -1,0 +1,78 @@
+import AttestConformance
+
+extension RuleID {
+    public static let importChallengeKnown: RuleID = "import.challenge.known"
+    public static let importChallengeLifetime: RuleID = "import.challenge.lifetime"
+    public static let importChallengeConsumedOnFailure: RuleID = "import.challenge.consumedOnFailure"
+    public static let importPasskeyCap: RuleID = "import.passkeyCap"
+    public static let importCredentialIdLength: RuleID = "import.credentialId.length"
+    public static let importCredentialIdUnique: RuleID = "import.credentialId.unique"
+    public static let importKey: RuleID = "import.key"
+    public static let importProofMembers: RuleID = "import.proof.members"
+    public static let importProofBinding: RuleID = "import.proof.binding"
+    public static let importProofPublicKeyHash: RuleID = "import.proof.publicKeySha256"
+    public static let importProofSignature: RuleID = "import.proof.signature"
+    public static let importDeviceAttestationKey: RuleID = "import.deviceAttestation.key"
+}
+
+/// The device-bound passkey import ceremony (seeds/000): start, complete with platform evidence and a signed
+/// proof, then assertions by the imported key. Each rule names the API error the documentation gives for it.
+public enum PasskeyImportRules {
+    static let api = "seeds/000 (device-bound passkey import)"
+
+    public static let all: [Rule] = [
+        Rule(.importChallengeKnown,
+             "complete names the challenge of the user's latest start, not yet consumed; a new start replaces an unfinished one (error 100011).",
+             source: "\(api), Step 1 and Lifecycle", bugClass: .replay, references: ["hyperledger-iroha PR #5568"]),
+        Rule(.importChallengeLifetime, "complete arrives within 10 minutes of start (error 100011).",
+             source: "\(api), Step 1", bugClass: .replay, references: ["go-webauthn PR #561 (session expiry not enforced)"]),
+        Rule(.importChallengeConsumedOnFailure,
+             "Once a complete passes validation and the passkey cap, its challenge is consumed even when the import fails (error 100011 on retry).",
+             source: "\(api), Step 4", bugClass: .replay),
+        Rule(.importPasskeyCap, "A user holds at most five passkeys: a sixth is refused at start and again at complete (error 100004).",
+             source: "\(api), Lifecycle", bugClass: .policy),
+        Rule(.importCredentialIdLength, "credentialId is 16 to 64 bytes (error 999995).", source: "\(api), Step 3",
+             bugClass: .parsing),
+        Rule(.importCredentialIdUnique,
+             "credentialId is not in use by an earlier import or any other passkey (error 999998).", source: "\(api), Lifecycle",
+             bugClass: .binding),
+        Rule(.importKey, "The passkey key is EC P-256, sent as an X9.63 point or a SubjectPublicKeyInfo (error 100012 POLICY).",
+             source: "\(api), Step 2", bugClass: .policy),
+        Rule(.importProofMembers,
+             "The proof JSON has exactly the members type, challenge, challengeId, userId (or businessId), credentialId and publicKeySha256 (error 999995).",
+             source: "\(api), Step 3", bugClass: .parsing),
+        Rule(.importProofBinding,
+             "The proof's type is striga.passkey.import and its challenge, challengeId, userId and credentialId are the request's (error 100012 PROOF).",
+             source: "\(api), Step 3", bugClass: .binding),
+        Rule(.importProofPublicKeyHash,
+             "publicKeySha256 is base64url SHA-256 of the decoded passkey.publicKey bytes, whichever encoding was sent (error 100012 PROOF).",
+             source: "\(api), Step 3", bugClass: .binding),
+        Rule(.importProofSignature, "proof.signature is a DER ECDSA-SHA256 signature over the proof bytes by the passkey key (error 100012 PROOF).",
+             source: "\(api), Step 3", bugClass: .signature, references: ["SandeepVashishtha/Eventra#17865"]),
+        Rule(.importDeviceAttestationKey,
+             "A per-approval App Attest assertion is made with the App Attest key bound to the credential at import (ignored for Android credentials).",
+             source: "\(api), Per-approval App Attest assertion", bugClass: .binding),
+    ]
+
+    /// The API error a complete request gets for a violation of `rule` (seeds/000, Errors): 100011 challenge,
+    /// 100004 cap, 999995 validation, 999998 duplicate credential id, otherwise 100012 with the failing step.
+    public static func apiError(for rule: RuleID) -> String {
+        switch rule {
+        case .importChallengeKnown, .importChallengeLifetime, .importChallengeConsumedOnFailure: return "100011"
+        case .importPasskeyCap: return "100004"
+        case .importCredentialIdLength, .importProofMembers: return "999995"
+        case .importCredentialIdUnique: return "999998"
+        case .appAttestNonce, .androidChallenge: return "100012 NONCE"
+        case .importProofBinding, .importProofPublicKeyHash, .importProofSignature: return "100012 PROOF"
+        case .chainTrustAnchor, .chainValidity, .chainBasicConstraints, .chainRevoked, .chainSuspended, .androidChainLength,
+             .androidChainOrder, .appAttestCertificateList:
+            return "100012 CHAIN"
+        case .androidPackage, .androidSigningDigest, .appAttestRpIdHash, .appAttestAAGUID: return "100012 APP"
+        case .importKey, .androidAlgorithm, .androidCurve, .androidNoAuthRequired, .androidUserAuthType, .androidAuthTimeout,
+             .androidSecurityLevel, .androidOrigin, .androidRootOfTrust, .androidDeviceLocked, .androidVerifiedBootState,
+             .androidAllApplications, .androidPurpose:
+            return "100012 POLICY"
+        default: return "100012 ATTESTATION"
+        }
+    }
+}

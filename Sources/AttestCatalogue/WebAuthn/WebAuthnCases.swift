@@ -1,0 +1,468 @@
+import AttestCBOR
+import AttestConformance
+import AttestCrypto
+import AttestDER
+import AttestEvidence
+import AttestForge
+import Foundation
+
+/// The WebAuthn family: valid registrations and assertions in every forged format, and one case per mutation,
+/// each breaking exactly one rule.
+public enum WebAuthnFamily: CatalogueFamily {
+    public static let name = "webauthn"
+    /// Case ids start `webauthn.`.
+    static let idPrefix = "webauthn"
+    public static var rules: [Rule] {
+        EncodingRules.all + ChainRules.all + WebAuthnRules.all
+            + AndroidRules.all.filter { androidKeyFormatRules.contains($0.id) }
+    }
+
+    /// The Android rules §8.4 itself requires of an android-key statement (steps 5-6).
+    static let androidKeyFormatRules: [RuleID] = [.androidAllApplications, .androidOrigin, .androidPurpose]
+
+    public static let registrationStep = "webauthn.registration"
+    public static let assertionStep = "webauthn.assertion"
+
+    public static let stepKinds = [
+        registrationStep: "A registration (WebAuthn L3 §7.1). Inputs: clientDataJSON, attestationObject (as the client "
+            + "sent them), challenge (the bytes the relying party issued), user (the user handle of the account "
+            + "registering). Context parameters: rpId, origins (comma-separated), topOrigins (comma-separated parent "
+            + "origins the RP may be embedded in; empty for none), allowCrossOrigin (true/false), algorithms "
+            + "(comma-separated COSE alg values offered), userVerification (required/preferred), attestation "
+            + "(direct: a certificate chain to a trust anchor is required; none: any statement is acceptable).",
+        assertionStep: "An authentication assertion (WebAuthn L3 §7.2) for a credential registered earlier in the case. "
+            + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, challenge, user (the user "
+            + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one).",
+    ]
+
+    /// Which steps a case has before its mutation.
+    enum Baseline: Sendable {
+        /// One registration; the mutation targets the last registration.
+        case registration(WebAuthnForge.Format)
+        /// A registration, then assertions with these counters; the mutation targets the last assertion.
+        case assertions(WebAuthnForge.Format, [UInt32])
+    }
+
+    typealias Definition = CaseDefinition<Baseline, WebAuthnScenario, WebAuthnForge>
+
+    public static func trustAnchors(seed: UInt64) throws -> [String: String] {
+        let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
+        let android = try AndroidPKI(seed: ForgeSeed(seed))
+        return ["webauthn-fido-attestation-root.pem": pki.attestationRoot.certificate.pem,
+                "webauthn-apple-root.pem": pki.appleRoot.certificate.pem,
+                "android-rsa-root.pem": android.rsaRoot.certificate.pem, "android-ec-root.pem": android.ecRoot.certificate.pem]
+    }
+
+    public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> WebAuthnForge {
+        guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
+            throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
+        }
+        return try WebAuthnForge(seed: seed, rpId: parameters["rpId"] ?? "", packageName: parameters["packageName"] ?? "",
+                                 signatureDigest: digest)
+    }
+
+    public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included (what the fido+http driver re-forges with the
+    /// challenges and user ids a live server issued); with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
+        let forge = try forge(parameters: parameters, seed: seed)
+        let anchors = try trustAnchors(seed: seed.value).filter { $0.key.hasSuffix(".pem") }.sorted { $0.key < $1.key }.map(\.value)
+        let context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
+            var scenario: WebAuthnScenario
+            switch definition.baseline {
+            case .registration(let format): scenario = try forge.scenario(format, assertionCounters: [])
+            case .assertions(let format, let counters): scenario = try forge.scenario(format, assertionCounters: counters)
+            }
+            try definition.mutate(&scenario, forge)
+            switch definition.baseline {
+            case .registration: scenario.brokenStep = scenario.registrations.count - 1
+            case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
+            }
+            return definition.makeCase(prefix: idPrefix, family: name, context: context,
+                                       steps: try steps(scenario, breaking: definition.rule))
+        }
+    }
+
+    /// The scenario's steps, registrations first; the step at `brokenStep` breaks `rule`.
+    static func steps(_ scenario: WebAuthnScenario, breaking rule: RuleID?) throws -> [Step] {
+        var steps: [Step] = []
+        for registration in scenario.registrations {
+            let output = try registration.render()
+            steps.append(Step(kind: registrationStep, inputs: [
+                "clientDataJSON": output.clientDataJSON, "attestationObject": output.attestationObject,
+                "challenge": output.challenge, "user": output.user,
+            ], breaks: scenario.brokenStep == steps.count ? rule : nil))
+        }
+        for assertion in scenario.assertions {
+            let output = try assertion.render()
+            var inputs = ["credentialId": output.credentialId, "clientDataJSON": output.clientDataJSON,
+                          "authenticatorData": output.authenticatorData, "signature": output.signature,
+                          "challenge": output.challenge, "user": output.user]
+            inputs["userHandle"] = output.userHandle
+            steps.append(Step(kind: assertionStep, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
+        }
+        return steps
+    }
+
+    /// Applies `change` to the last registration.
+    static func registration(_ scenario: inout WebAuthnScenario, _ change: (inout RegistrationBlueprint) throws -> Void) rethrows {
+        try change(&scenario.registrations[scenario.registrations.count - 1])
+    }
+
+    static let otherHost = "https://login.attest-harness.example.evil.test"
+
+    static let definitions: [Definition] = valid + registrationDefinitions + formatDefinitions + assertionDefinitions
+
+    static let valid: [Definition] = [
+        Definition(variant: "packed", rule: nil, importance: .critical,
+                   description: "A packed registration with a full attestation chain, then assertions with counters 1 and 2.",
+                   baseline: .assertions(.packed, [1, 2])) { _, _ in },
+        Definition(variant: "android-key", rule: nil, importance: .critical,
+                   description: "An android-key registration from the relying party's Android app (apk-key-hash origin), then an assertion.",
+                   baseline: .assertions(.androidKey, [1])) { _, _ in },
+        Definition(variant: "apple-synced-counter-zero", rule: nil, importance: .critical,
+                   description: "An apple anonymous registration of a synced passkey (BE and BS set), then two assertions whose counter stays 0.",
+                   baseline: .assertions(.apple, [0, 0])) { scenario, _ in
+            scenario.registrations[0].flags.formUnion([.backupEligible, .backedUp])
+            for index in scenario.assertions.indices { scenario.assertions[index].flags.formUnion([.backupEligible, .backedUp]) }
+        },
+    ]
+
+    static let registrationDefinitions: [Definition] = [
+        // Encodings and structure.
+        Definition(variant: "attestation-object", rule: .cborTrailingBytes, importance: .medium,
+                   description: "A zero byte after the attestation object.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.encoding = .trailingBytes([0x00]) }
+        },
+        Definition(variant: "attestation-object", rule: .cborDuplicateMapKey, importance: .medium,
+                   description: "The attestation object carries fmt twice.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.encoding = .duplicateKey("fmt") }
+        },
+        Definition(variant: "attestation-object", rule: .cborIndefiniteLength, importance: .low,
+                   description: "The attestation object is an indefinite-length map.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.encoding = .indefiniteLengthMap }
+        },
+        Definition(variant: "extra-key", rule: .webAuthnStructure, importance: .low,
+                   description: "The attestation object has a fourth key.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.encoding = .extraKey("extra", .unsigned(0)) }
+        },
+        Definition(variant: "registration-trailing-bytes", rule: .webAuthnAuthenticatorData, importance: .medium,
+                   description: "A byte follows the credential public key although ED is clear (the statement signs it).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.authenticatorDataSuffix = [0x00] }
+        },
+
+        // Client data.
+        Definition(variant: "get-in-registration", rule: .webAuthnType, importance: .high,
+                   description: "clientDataJSON.type is webauthn.get in a registration.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.type = WebAuthnFormat.getType }
+        },
+        Definition(variant: "other-challenge", rule: .webAuthnChallenge, importance: .critical,
+                   description: "clientDataJSON carries another challenge than the one issued.", baseline: .registration(.packed)) { scenario, forge in
+            let other = try forge.challenge("another registration")
+            registration(&scenario) { $0.clientData.challenge = Base64URL.encode(other) }
+        },
+        Definition(variant: "standard-base64", rule: .webAuthnChallenge, importance: .low,
+                   description: "The issued challenge written in padded standard base64, not base64url.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.challenge = Data($0.challenge).base64EncodedString() }
+        },
+        Definition(variant: "truncated", rule: .webAuthnChallenge, importance: .high,
+                   description: "clientDataJSON carries only the first 16 bytes of the issued challenge (a prefix comparison accepts it).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.challenge = Base64URL.encode(Array($0.challenge.prefix(16))) }
+        },
+        Definition(variant: "other-host", rule: .webAuthnOrigin, importance: .critical,
+                   description: "The origin is a look-alike host that only starts with the relying party's.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.origin = otherHost }
+        },
+        Definition(variant: "http", rule: .webAuthnOrigin, importance: .high,
+                   description: "The origin is the relying party's host over http.", baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.clientData.origin = "http://\(forge.rpId)" }
+        },
+        Definition(variant: "other-apk-key-hash", rule: .webAuthnOrigin, importance: .critical,
+                   description: "An android:apk-key-hash origin of an app signed with another certificate.",
+                   baseline: .registration(.androidKey)) { scenario, _ in
+            registration(&scenario) {
+                $0.clientData.origin = WebAuthnFormat.androidOriginPrefix + Base64URL.encode(sha256(Array("another signing certificate".utf8)))
+            }
+        },
+        Definition(variant: "registration", rule: .webAuthnCrossOrigin, importance: .medium,
+                   description: "crossOrigin is true although the relying party is never embedded.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.crossOrigin = true }
+        },
+        Definition(variant: "unexpected-parent", rule: .webAuthnTopOrigin, importance: .medium,
+                   description: "topOrigin names a parent the relying party does not expect.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.topOrigin = otherHost }
+        },
+
+        // Authenticator data.
+        Definition(variant: "registration", rule: .webAuthnRpIdHash, importance: .critical,
+                   description: "rpIdHash is SHA-256 of another relying party id.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.rpIdHash = sha256(Array("evil.test".utf8)) }
+        },
+        Definition(variant: "registration", rule: .webAuthnUserPresent, importance: .high,
+                   description: "UP is clear.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { _ = $0.flags.remove(.userPresent) }
+        },
+        Definition(variant: "registration", rule: .webAuthnUserVerified, importance: .high,
+                   description: "UV is clear although the relying party requires user verification.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { _ = $0.flags.remove(.userVerified) }
+        },
+        Definition(variant: "registration", rule: .webAuthnBackupState, importance: .low,
+                   description: "BS is set while BE is clear.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.flags.insert(.backedUp) }
+        },
+
+        // Credential key and id.
+        Definition(variant: "not-offered", rule: .webAuthnAlgorithm, importance: .medium,
+                   description: "The credential is an ES384 key; the relying party offered ES256, EdDSA and RS256 only.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            let key = try forge.seed.key(.ec(.p384), "webauthn credential p384")
+            registration(&scenario) { $0.credentialKey = key }
+        },
+        Definition(variant: "curve-not-bound", rule: .webAuthnAlgorithm, importance: .medium,
+                   description: "The COSE key says ES256 (-7) but holds a P-384 point.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            let key = try forge.seed.key(.ec(.p384), "webauthn credential p384")
+            let coseKey = CBORWriter.encode(try COSEKey(algorithm: .es256, publicKey: key.publicKey).cbor)
+            registration(&scenario) {
+                $0.credentialKey = key
+                $0.coseKeyOverride = coseKey
+            }
+        },
+        Definition(variant: "1024-bytes", rule: .webAuthnCredentialIdLength, importance: .low,
+                   description: "The credential id is 1024 bytes.", baseline: .registration(.packed)) { scenario, forge in
+            let id = try forge.seed.bytes("webauthn long credential id", count: 1024)
+            registration(&scenario) { $0.credentialId = id }
+        },
+        Definition(variant: "second-registration", rule: .webAuthnCredentialIdUnique, importance: .high,
+                   description: "Another user registers a new key under a credential id that is already registered.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            var second = try forge.registration(.packed, user: "bob", credential: "bob passkey")
+            second.credentialId = scenario.registrations[0].credentialId
+            scenario.registrations.append(second)
+        },
+
+        // Statement format and trust.
+        Definition(variant: "unknown", rule: .webAuthnFormat, importance: .high,
+                   description: "fmt is \"packed-v2\", which no relying party supports; a verifier that skips unknown statements accepts it.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.formatOverride = "packed-v2" }
+        },
+        Definition(variant: "none", rule: .webAuthnAttestationRequired, importance: .critical,
+                   description: "fmt none although the relying party requires attestation.", baseline: .registration(.none)) { _, _ in },
+        Definition(variant: "packed-self", rule: .webAuthnSelfAttestation, importance: .critical,
+                   description: "packed self attestation although the relying party requires an attestation chain.",
+                   baseline: .registration(.packedSelf)) { _, _ in },
+        Definition(variant: "packed-other-data", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "The packed signature covers other authenticator data.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
+        },
+        Definition(variant: "packed-unknown-alg", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed statement's alg is -65000, which no verifier can compute; it must fail closed.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.algorithmOverride = -65000 } }
+        },
+        Definition(variant: "packed-attacker-root", rule: .chainTrustAnchor, importance: .critical,
+                   description: "x5c ends in an attacker's self-signed root that copies the real root's name.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
+            registration(&scenario) {
+                $0.packed {
+                    $0.issuer = attacker.attestationRoot
+                    $0.attestationKey = attacker.attestationKey
+                    $0.appended = [attacker.attestationRoot.certificate]
+                }
+            }
+        },
+        Definition(variant: "packed-expired", rule: .chainValidity, importance: .high,
+                   description: "The packed attestation certificate expired a day before the registration.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.packed { $0.validity = (forge.time - 400 * 86_400, forge.time - 86_400) } }
+        },
+        Definition(variant: "ou", rule: .webAuthnPackedCertificate, importance: .medium,
+                   description: "The packed attestation certificate's OU is not \"Authenticator Attestation\".",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed {
+                    $0.subject = DistinguishedName([.country("US"), .organization("attest-harness TEST"),
+                                                    .organizationalUnit("Authenticator"), .commonName("attest-harness TEST Authenticator")])
+                }
+            }
+        },
+        Definition(variant: "ca", rule: .webAuthnPackedCertificate, importance: .medium,
+                   description: "The packed attestation certificate says cA TRUE.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.certificateIsCA = true } }
+        },
+        Definition(variant: "mismatch", rule: .webAuthnPackedAAGUID, importance: .high,
+                   description: "id-fido-gen-ce-aaguid names another authenticator model than authenticatorData.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.aaguidExtension = .value(Array(repeating: 0xAA, count: 16)) } }
+        },
+    ]
+
+    static let formatDefinitions: [Definition] = [
+        Definition(variant: "android-key-other-data", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "The android-key signature covers other data.", baseline: .registration(.androidKey)) { scenario, _ in
+            registration(&scenario) { $0.androidKey { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
+        },
+        Definition(variant: "raw-challenge", rule: .webAuthnAndroidKeyChallenge, importance: .critical,
+                   description: "attestationChallenge is the relying party's challenge instead of the clientDataHash.",
+                   baseline: .registration(.androidKey)) { scenario, _ in
+            let challenge = scenario.registrations[0].challenge
+            registration(&scenario) { $0.androidKey { $0.challengeOverride = challenge } }
+        },
+        Definition(variant: "other-key", rule: .webAuthnAndroidKeyPublicKey, importance: .critical,
+                   description: "The attested key (which also signs the statement) is not the credential key in authenticatorData.",
+                   baseline: .registration(.androidKey)) { scenario, forge in
+            let other = try forge.credentialKey("android other")
+            registration(&scenario) {
+                $0.androidKey {
+                    $0.android.attestation.key = other
+                    $0.signer = other
+                }
+            }
+        },
+        Definition(variant: "android-key-imported", rule: .androidOrigin, importance: .high,
+                   description: "The android-key credential was imported (origin IMPORTED), not generated in the TEE.",
+                   baseline: .registration(.androidKey)) { scenario, _ in
+            registration(&scenario) {
+                $0.androidKey { $0.android.attestation.keyDescription.hardwareEnforced.set(.origin, .integer(KeyMintValues.originImported)) }
+            }
+        },
+        Definition(variant: "android-key-verify-only", rule: .androidPurpose, importance: .high,
+                   description: "The android-key credential's purposes lack SIGN.", baseline: .registration(.androidKey)) { scenario, _ in
+            registration(&scenario) {
+                $0.androidKey { $0.android.attestation.keyDescription.hardwareEnforced.set(.purpose, .integerSet([KeyMintValues.purposeVerify])) }
+            }
+        },
+        Definition(variant: "android-key", rule: .androidAllApplications, importance: .high,
+                   description: "The android-key credential is usable by all applications.", baseline: .registration(.androidKey)) { scenario, _ in
+            registration(&scenario) { $0.androidKey { $0.android.attestation.keyDescription.softwareEnforced.set(.allApplications, .flag) } }
+        },
+        Definition(variant: "android-key-attacker-root", rule: .chainTrustAnchor, importance: .critical,
+                   description: "The android-key chain is issued by an attacker's roots with Google's names (py_webauthn before PR #240).",
+                   baseline: .registration(.androidKey)) { scenario, forge in
+            let attacker = try forge.android.attackerPKI()
+            registration(&scenario) { $0.androidKey { $0.android.attackerPKI = attacker } }
+        },
+        Definition(variant: "other-data", rule: .webAuthnAppleNonce, importance: .critical,
+                   description: "The apple nonce is computed over other authenticator data.", baseline: .registration(.apple)) { scenario, _ in
+            registration(&scenario) { $0.apple { $0.nonceOverride = sha256(Array("other authenticator data".utf8)) } }
+        },
+        Definition(variant: "other-key", rule: .webAuthnApplePublicKey, importance: .critical,
+                   description: "The apple credential certificate certifies another key than the credential key.",
+                   baseline: .registration(.apple)) { scenario, forge in
+            let other = try forge.credentialKey("apple other").publicKey
+            registration(&scenario) { $0.apple { $0.certifiedKey = other } }
+        },
+        Definition(variant: "apple-intermediate-not-ca", rule: .chainBasicConstraints, importance: .high,
+                   description: "The apple credential certificate is issued by a certificate whose basic constraints say it is not a CA.",
+                   baseline: .registration(.apple)) { scenario, forge in
+            let intermediate = forge.pki.appleIntermediate
+            let notCA = try CertificateAuthority.issue(
+                serial: intermediate.certificate.serialNumber, subject: try intermediate.name, key: intermediate.key.publicKey,
+                issuer: try forge.pki.appleRoot.name, signer: forge.pki.appleRoot.key,
+                validity: (intermediate.certificate.notBefore, intermediate.certificate.notAfter),
+                extensions: [.basicConstraints(ca: false), .keyUsage([.digitalSignature, .keyCertSign])])
+            registration(&scenario) { $0.apple { $0.intermediate = CertificateAuthority(certificate: notCA, key: intermediate.key) } }
+        },
+        Definition(variant: "apple-attacker-root", rule: .chainTrustAnchor, importance: .critical,
+                   description: "The apple chain is issued by an attacker's look-alike Apple WebAuthn CA.",
+                   baseline: .registration(.apple)) { scenario, forge in
+            let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
+            registration(&scenario) { $0.apple { $0.intermediate = attacker.appleIntermediate } }
+        },
+    ]
+
+    static let assertionDefinitions: [Definition] = [
+        Definition(variant: "create-in-assertion", rule: .webAuthnType, importance: .high,
+                   description: "clientDataJSON.type is webauthn.create in an assertion.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.clientData.type = WebAuthnFormat.createType
+        },
+        Definition(variant: "assertion-other-challenge", rule: .webAuthnChallenge, importance: .critical,
+                   description: "The assertion answers the challenge of an earlier ceremony.", baseline: .assertions(.packed, [1, 2])) { scenario, _ in
+            scenario.lastAssertion.clientData.challenge = Base64URL.encode(scenario.assertions[0].challenge)
+        },
+        Definition(variant: "assertion-other-host", rule: .webAuthnOrigin, importance: .critical,
+                   description: "The assertion comes from a look-alike host.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.clientData.origin = otherHost
+        },
+        Definition(variant: "assertion", rule: .webAuthnCrossOrigin, importance: .medium,
+                   description: "The assertion's crossOrigin is true although the relying party is never embedded.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.clientData.crossOrigin = true
+        },
+        Definition(variant: "assertion", rule: .webAuthnRpIdHash, importance: .critical,
+                   description: "The assertion's rpIdHash is for another relying party.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.rpIdHash = sha256(Array("evil.test".utf8))
+        },
+        Definition(variant: "assertion", rule: .webAuthnUserPresent, importance: .high,
+                   description: "The assertion's UP is clear.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.flags.remove(.userPresent)
+        },
+        Definition(variant: "assertion", rule: .webAuthnUserVerified, importance: .critical,
+                   description: "A user-present-only assertion where user verification is required (PIN bypass).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.flags.remove(.userVerified)
+        },
+        Definition(variant: "assertion", rule: .webAuthnBackupState, importance: .low,
+                   description: "The assertion's BS is set while BE is clear.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.flags.insert(.backedUp)
+        },
+        Definition(variant: "assertion-attested-flag", rule: .webAuthnAuthenticatorData, importance: .medium,
+                   description: "The assertion sets AT but carries no attested credential data.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.flags.insert(.attestedCredentialData)
+        },
+        Definition(variant: "assertion-trailing-bytes", rule: .webAuthnAuthenticatorData, importance: .medium,
+                   description: "A byte follows the assertion's 37-byte authenticator data (the signature covers it).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.authenticatorDataSuffix = [0x00]
+        },
+        Definition(variant: "unregistered-id", rule: .webAuthnCredential, importance: .critical,
+                   description: "The assertion names a credential id that was never registered (signed by the user's key, so a lookup by user alone accepts it).",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.credentialId = try forge.credentialId("never registered")
+        },
+        Definition(variant: "other-user", rule: .webAuthnOwner, importance: .critical,
+                   description: "In a ceremony for alice, a valid assertion by bob's credential without a userHandle (YSA-2026-02).",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            let bob = try forge.registration(.packed, user: "bob", credential: "bob passkey")
+            scenario.registrations.append(bob)
+            var assertion = try forge.assertion(by: bob, signCount: 1, label: "bob in alice's ceremony")
+            assertion.user = scenario.registrations[0].user
+            assertion.userHandle = nil
+            scenario.lastAssertion = assertion
+        },
+        Definition(variant: "mismatch", rule: .webAuthnUserHandle, importance: .high,
+                   description: "The assertion's userHandle is another user's handle.", baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.userHandle = try forge.user("bob")
+        },
+        Definition(variant: "other-data", rule: .webAuthnAssertionSignature, importance: .critical,
+                   description: "The signature covers another clientDataJSON.", baseline: .assertions(.packed, [1])) { scenario, _ in
+            var other = scenario.lastAssertion.clientData
+            other.challenge = "b3RoZXI"
+            let authenticatorData = AuthenticatorData(rpIdHash: scenario.lastAssertion.rpIdHash, flags: scenario.lastAssertion.flags,
+                                                      signCount: scenario.lastAssertion.signCount).bytes
+            scenario.lastAssertion.signedMessage = authenticatorData + sha256(other.bytes)
+        },
+        Definition(variant: "non-minimal-der", rule: .webAuthnAssertionSignature, importance: .low,
+                   description: "The ECDSA signature's SEQUENCE length is written in long form (BER, not DER).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { der in [der[0], 0x81] + der[1...] }
+        },
+        Definition(variant: "equal", rule: .webAuthnSignCount, importance: .high,
+                   description: "Counter 5, then 5 again.", baseline: .assertions(.packed, [5, 5])) { _, _ in },
+        Definition(variant: "lower", rule: .webAuthnSignCount, importance: .high,
+                   description: "Counter 5, then 3.", baseline: .assertions(.packed, [5, 3])) { _, _ in },
+        Definition(variant: "nonzero-then-zero", rule: .webAuthnSignCount, importance: .high,
+                   description: "Counter 5, then 0 (a clone that never counted).", baseline: .assertions(.packed, [5, 0])) { _, _ in },
+    ]
+}

@@ -1,0 +1,88 @@
+internal import CAttestOpenSSL
+import Foundation
+
+/// Makes OpenSSL's own key generation and ECDSA signing reproducible.
+///
+/// OpenSSL 3.0 has no deterministic ECDSA (RFC 6979 arrived in 3.2) and no key derivation from a seed. Every key
+/// of this module therefore lives in one private library context whose DRBGs are OpenSSL's `TEST-RAND`, and
+/// before each operation that draws randomness we load those DRBGs with a keystream derived from what the
+/// operation must depend on: (seed, label) for key derivation, (private key, message) for signing. OpenSSL
+/// still does all the arithmetic; only the source of its random bytes is ours. Keys from `generate` are fed
+/// from the system generator, so they are as random as usual.
+///
+/// OpenSSL 3.0's public and private DRBGs are per thread; the lock keeps each load and its use together.
+final class DeterministicRandomness: @unchecked Sendable {
+    static let shared = DeterministicRandomness()
+
+    let libraryContext: OpaquePointer
+    private let lock = NSLock()
+
+    private init() {
+        guard let context = OSSL_LIB_CTX_new(), RAND_set_DRBG_type(context, "TEST-RAND", nil, nil, nil) == 1 else {
+            fatalError("OpenSSL TEST-RAND is unavailable: \(CryptoError.drainQueue())")
+        }
+        libraryContext = context
+    }
+
+    /// Runs `body` with the context's DRBGs loaded with `entropy`; `body` fails if it draws more.
+    func withEntropy<T>(_ entropy: [UInt8], _ body: (OpaquePointer) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        for drbg in [RAND_get0_public(libraryContext), RAND_get0_private(libraryContext)] {
+            let loaded = entropy.withUnsafeBufferPointer { buffer -> Int32 in
+                var params = [
+                    OSSL_PARAM_construct_octet_string(
+                        ParameterName.testEntropy, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                        buffer.count),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return EVP_RAND_CTX_set_params(drbg, &params)
+            }
+            try check(loaded, "loading TEST-RAND entropy")
+        }
+        return try body(libraryContext)
+    }
+
+    /// `count` bytes of AES-256-CTR keystream under HKDF-SHA256(`secret`, info: `label`).
+    static func stream(secret: [UInt8], label: String, count: Int) throws -> [UInt8] {
+        let key = try hkdfSHA256(secret: secret, salt: Array("attest-harness".utf8), info: Array(label.utf8), count: 32)
+        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.fromQueue("EVP_CIPHER_CTX_new") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        let iv = [UInt8](repeating: 0, count: 16)
+        try check(EVP_EncryptInit_ex(context, EVP_aes_256_ctr(), nil, key, iv), "EVP_EncryptInit_ex")
+        let zeros = [UInt8](repeating: 0, count: count)
+        var out = [UInt8](repeating: 0, count: count + 16)
+        var written: Int32 = 0
+        try check(EVP_EncryptUpdate(context, &out, &written, zeros, Int32(count)), "EVP_EncryptUpdate")
+        return Array(out.prefix(count))
+    }
+}
+
+/// HKDF (RFC 5869) with SHA-256, from OpenSSL's KDF provider.
+public func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int) throws -> [UInt8] {
+    guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { throw CryptoError.fromQueue("EVP_KDF_fetch HKDF") }
+    defer { EVP_KDF_free(kdf) }
+    guard let context = EVP_KDF_CTX_new(kdf) else { throw CryptoError.fromQueue("EVP_KDF_CTX_new") }
+    defer { EVP_KDF_CTX_free(context) }
+    var out = [UInt8](repeating: 0, count: count)
+    var digest = Array("SHA256".utf8CString)
+    var (secretCopy, saltCopy, infoCopy) = (secret, salt, info)
+    let result = digest.withUnsafeMutableBufferPointer { digestName in
+        secretCopy.withUnsafeMutableBytes { secretBytes in
+            saltCopy.withUnsafeMutableBytes { saltBytes in
+                infoCopy.withUnsafeMutableBytes { infoBytes in
+                    var params = [
+                        OSSL_PARAM_construct_utf8_string(ParameterName.kdfDigest, digestName.baseAddress, 0),
+                        OSSL_PARAM_construct_octet_string(ParameterName.kdfKey, secretBytes.baseAddress, secret.count),
+                        OSSL_PARAM_construct_octet_string(ParameterName.kdfSalt, saltBytes.baseAddress, salt.count),
+                        OSSL_PARAM_construct_octet_string(ParameterName.kdfInfo, infoBytes.baseAddress, info.count),
+                        OSSL_PARAM_construct_end(),
+                    ]
+                    return EVP_KDF_derive(context, &out, count, &params)
+                }
+            }
+        }
+    }
+    try check(result, "EVP_KDF_derive HKDF")
+    return out
+}

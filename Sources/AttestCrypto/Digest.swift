@@ -1,0 +1,54 @@
+internal import CAttestOpenSSL
+
+/// Hash functions used by the evidence formats: SHA-256 (App Attest, WebAuthn, Android) and SHA-384.
+public enum DigestAlgorithm: String, Hashable, Sendable, CaseIterable {
+    case sha256 = "SHA256"
+    case sha384 = "SHA384"
+    case sha512 = "SHA512"
+
+    public var outputSize: Int {
+        switch self {
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+
+    var evp: OpaquePointer {
+        switch self {
+        case .sha256: return EVP_sha256()
+        case .sha384: return EVP_sha384()
+        case .sha512: return EVP_sha512()
+        }
+    }
+
+    /// The digest of `message`.
+    public func hash(_ message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: outputSize)
+        var length: UInt32 = 0
+        let ok = EVP_Digest(message, message.count, &out, &length, evp, nil)
+        precondition(ok == 1 && Int(length) == outputSize, "EVP_Digest cannot fail for a built-in digest")
+        return out
+    }
+
+    /// HMAC (RFC 2104) of `message` under `key`.
+    public func hmac(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: outputSize)
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { keyBytes in
+            HMAC(evp, keyBytes.baseAddress, Int32(key.count), message, message.count, &out, &length)
+        }
+        precondition(result != nil && Int(length) == outputSize, "HMAC cannot fail for a built-in digest")
+        return out
+    }
+}
+
+/// SHA-256 of `message`, the hash most of the evidence formats use.
+public func sha256(_ message: [UInt8]) -> [UInt8] { DigestAlgorithm.sha256.hash(message) }
+
+/// Cryptographically secure random bytes from OpenSSL's default generator.
+public func secureRandomBytes(_ count: Int) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: count)
+    precondition(RAND_bytes(&out, Int32(count)) == 1, "RAND_bytes failed")
+    return out
+}

@@ -1,0 +1,126 @@
+internal import CAttestOpenSSL
+import AttestCBOR
+
+/// A private key held by OpenSSL (EVP_PKEY): EC, RSA, Ed25519 or Ed448.
+///
+/// Signatures are deterministic: the same key and message always give the same bytes (see
+/// `DeterministicRandomness`), which keeps forged evidence and vectors reproducible from a seed.
+public final class PrivateKey: @unchecked Sendable {
+    let pkey: OpaquePointer
+    public let algorithm: KeyAlgorithm
+    /// Secret that the per-signature randomness is derived from (a hash of the private key).
+    private let signingSecret: [UInt8]
+
+    private init(pkey: OpaquePointer, algorithm: KeyAlgorithm) throws {
+        self.pkey = pkey
+        self.algorithm = algorithm
+        var der: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PrivateKey(pkey, &der)
+        guard length > 0, let der else { throw CryptoError.fromQueue("i2d_PrivateKey") }
+        defer { copenssl_free(der) }
+        signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
+    }
+
+    deinit { EVP_PKEY_free(pkey) }
+
+    /// A fresh key from the system's random generator.
+    public static func generate(_ algorithm: KeyAlgorithm) throws -> PrivateKey {
+        try generate(algorithm, entropy: secureRandomBytes(entropyNeeded(algorithm)))
+    }
+
+    /// The key that (`seed`, `label`) always derives: same inputs, same key, on every machine.
+    public static func derive(_ algorithm: KeyAlgorithm, seed: [UInt8], label: String) throws -> PrivateKey {
+        precondition(!seed.isEmpty, "a derivation seed must not be empty")
+        let entropy = try DeterministicRandomness.stream(
+            secret: seed, label: "key \(algorithm) \(label)", count: entropyNeeded(algorithm))
+        return try generate(algorithm, entropy: entropy)
+    }
+
+    /// Prime searches for RSA draw far more random bytes than an EC scalar does.
+    private static func entropyNeeded(_ algorithm: KeyAlgorithm) -> Int {
+        if case .rsa(let bits) = algorithm { return bits * 256 }
+        return 4096
+    }
+
+    private static func generate(_ algorithm: KeyAlgorithm, entropy: [UInt8]) throws -> PrivateKey {
+        let pkey = try DeterministicRandomness.shared.withEntropy(entropy) { context -> OpaquePointer in
+            let ctx = try check(EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil), "EVP_PKEY_CTX_new_from_name")
+            defer { EVP_PKEY_CTX_free(ctx) }
+            try check(EVP_PKEY_keygen_init(ctx), "EVP_PKEY_keygen_init")
+            switch algorithm {
+            case .ec(let curve):
+                try check(EVP_PKEY_CTX_set_group_name(ctx, curve.rawValue), "EVP_PKEY_CTX_set_group_name")
+            case .rsa(let bits):
+                try check(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)), "EVP_PKEY_CTX_set_rsa_keygen_bits")
+            case .ed25519, .ed448:
+                break
+            }
+            var key: OpaquePointer?
+            try check(EVP_PKEY_generate(ctx, &key), "EVP_PKEY_generate")
+            return try check(key, "EVP_PKEY_generate")
+        }
+        return try PrivateKey(pkey: pkey, algorithm: algorithm)
+    }
+
+    /// Loads a PKCS#8 (`PRIVATE KEY`) or traditional (`EC PRIVATE KEY`, `RSA PRIVATE KEY`) PEM.
+    public convenience init(pem: String) throws {
+        let bio = try MemoryBIO(Array(pem.utf8))
+        let key = PEM_read_bio_PrivateKey_ex(bio.pointer, nil, nil, nil, DeterministicRandomness.shared.libraryContext, nil)
+        let pkey = try check(key, "PEM_read_bio_PrivateKey")
+        try self.init(pkey: pkey, algorithm: try PublicKey.algorithm(of: pkey))
+    }
+
+    /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
+    public var pem: String {
+        let bio = try! MemoryBIO()
+        precondition(PEM_write_bio_PrivateKey(bio.pointer, pkey, nil, nil, 0, nil, nil) == 1, "PEM_write_bio_PrivateKey")
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    public var publicKey: PublicKey {
+        var der: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(pkey, &der)
+        precondition(length > 0 && der != nil, "i2d_PUBKEY of a valid private key")
+        defer { copenssl_free(der) }
+        return try! PublicKey(spki: Array(UnsafeBufferPointer(start: der, count: Int(length))))
+    }
+
+    /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
+    /// for RSA keys (RFC 8017 §8.2). `digest` hashes the message first, as ES256 and friends require; EdDSA keys
+    /// sign the message itself and take no digest (RFC 8032 §5.1.6).
+    public func sign(_ message: [UInt8], digest: DigestAlgorithm?) throws -> [UInt8] {
+        // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
+        let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
+        let entropy = try DeterministicRandomness.stream(
+            secret: signingSecret, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)), count: entropyCount)
+        return try DeterministicRandomness.shared.withEntropy(entropy) { context in
+            guard let md = EVP_MD_CTX_new() else { throw CryptoError.fromQueue("EVP_MD_CTX_new") }
+            defer { EVP_MD_CTX_free(md) }
+            try check(EVP_DigestSignInit_ex(md, nil, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
+            var length = 0
+            try check(EVP_DigestSign(md, nil, &length, message, message.count), "EVP_DigestSign")
+            var signature = [UInt8](repeating: 0, count: length)
+            try check(EVP_DigestSign(md, &signature, &length, message, message.count), "EVP_DigestSign")
+            return Array(signature.prefix(length))
+        }
+    }
+}
+
+/// An OpenSSL memory BIO, freed with its owner.
+final class MemoryBIO {
+    let pointer: OpaquePointer
+
+    init(_ bytes: [UInt8] = []) throws {
+        pointer = try check(BIO_new(BIO_s_mem()), "BIO_new")
+        if !bytes.isEmpty { precondition(BIO_write(pointer, bytes, Int32(bytes.count)) == Int32(bytes.count)) }
+    }
+
+    deinit { BIO_free(pointer) }
+
+    var contents: [UInt8] {
+        var data: UnsafeMutablePointer<CChar>?
+        let length = copenssl_BIO_get_mem_data(pointer, &data)
+        guard length > 0, let data else { return [] }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+}

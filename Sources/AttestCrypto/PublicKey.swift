@@ -1,0 +1,159 @@
+internal import CAttestOpenSSL
+import AttestCBOR
+import AttestDER
+
+/// A public key held by OpenSSL: EC P-256/P-384/P-521, RSA, Ed25519 or Ed448.
+public final class PublicKey: @unchecked Sendable, Hashable {
+    let pkey: OpaquePointer
+    public let algorithm: KeyAlgorithm
+    /// DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
+    public let spki: [UInt8]
+
+    /// Reads a DER SubjectPublicKeyInfo.
+    public init(spki: [UInt8]) throws {
+        var cursor: UnsafePointer<UInt8>? = nil
+        let key = spki.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            cursor = buffer.baseAddress
+            let parsed = d2i_PUBKEY_ex(nil, &cursor, buffer.count, DeterministicRandomness.shared.libraryContext, nil)
+            if parsed != nil && cursor != buffer.baseAddress.map({ $0 + buffer.count }) {
+                EVP_PKEY_free(parsed)
+                return nil
+            }
+            return parsed
+        }
+        pkey = try check(key, "d2i_PUBKEY")
+        algorithm = try PublicKey.algorithm(of: pkey)
+        self.spki = spki
+    }
+
+    /// An EC key from its uncompressed X9.63 point `04 || X || Y` (SEC 1 §2.3.3).
+    public convenience init(x963 point: [UInt8], curve: ECCurve) throws {
+        guard point.count == 1 + 2 * curve.coordinateSize, point.first == 0x04 else {
+            throw CryptoError.malformed(what: "X9.63 point", reason: "expected 04 || X || Y for \(curve.rawValue)")
+        }
+        guard let ctx = EVP_PKEY_CTX_new_from_name(DeterministicRandomness.shared.libraryContext, "EC", nil) else {
+            throw CryptoError.fromQueue("EVP_PKEY_CTX_new_from_name")
+        }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        try check(EVP_PKEY_fromdata_init(ctx), "EVP_PKEY_fromdata_init")
+        var group = Array(curve.rawValue.utf8CString)
+        var pointCopy = point
+        var key: OpaquePointer?
+        let result = group.withUnsafeMutableBufferPointer { groupName in
+            pointCopy.withUnsafeMutableBytes { pointBytes in
+                var params = [
+                    OSSL_PARAM_construct_utf8_string(ParameterName.groupName, groupName.baseAddress, 0),
+                    OSSL_PARAM_construct_octet_string(ParameterName.publicKey, pointBytes.baseAddress, point.count),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return EVP_PKEY_fromdata(ctx, &key, copenssl_EVP_PKEY_PUBLIC_KEY, &params)
+            }
+        }
+        // OpenSSL checks that the point lies on the curve.
+        guard result == 1, let pkey = key else {
+            throw CryptoError.malformed(what: "X9.63 point", reason: CryptoError.drainQueue().joined(separator: "; "))
+        }
+        defer { EVP_PKEY_free(pkey) }
+        try self.init(spki: PublicKey.spki(of: pkey))
+    }
+
+    /// A `-----BEGIN PUBLIC KEY-----` PEM.
+    public convenience init(pem: String) throws {
+        guard let document = try PEMDocument.parseAll(pem).first, document.label == "PUBLIC KEY" else {
+            throw CryptoError.malformed(what: "public key PEM", reason: "no PUBLIC KEY block")
+        }
+        try self.init(spki: document.der)
+    }
+
+    /// An RSA key from its modulus and public exponent, unsigned big-endian (RFC 8017 §A.1.1, in an RFC 3279
+    /// §2.3.1 SubjectPublicKeyInfo).
+    public convenience init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws {
+        let spki = DERElement.sequence([
+            .sequence([.oid("1.2.840.113549.1.1.1"), .null]),
+            .bitString(DERElement.sequence([.integer(unsignedBigEndian: modulus), .integer(unsignedBigEndian: exponent)]).serialized),
+        ])
+        try self.init(spki: spki.serialized)
+    }
+
+    deinit { EVP_PKEY_free(pkey) }
+
+    static func spki(of pkey: OpaquePointer) throws -> [UInt8] {
+        var der: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(pkey, &der)
+        guard length > 0, let der else { throw CryptoError.fromQueue("i2d_PUBKEY") }
+        defer { copenssl_free(der) }
+        return Array(UnsafeBufferPointer(start: der, count: Int(length)))
+    }
+
+    static func algorithm(of pkey: OpaquePointer) throws -> KeyAlgorithm {
+        if EVP_PKEY_is_a(pkey, "RSA") == 1 { return .rsa(bits: Int(EVP_PKEY_get_bits(pkey))) }
+        if EVP_PKEY_is_a(pkey, "ED25519") == 1 { return .ed25519 }
+        if EVP_PKEY_is_a(pkey, "ED448") == 1 { return .ed448 }
+        guard EVP_PKEY_is_a(pkey, "EC") == 1 else { throw CryptoError.unsupported("key type other than EC and RSA") }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        try check(EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, &name, name.count, &length),
+                  "EVP_PKEY_get_utf8_string_param group")
+        let group = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch group {
+        case "prime256v1", "P-256": return .ec(.p256)
+        case "secp384r1", "P-384": return .ec(.p384)
+        case "secp521r1", "P-521": return .ec(.p521)
+        default: throw CryptoError.unsupported("EC group \(group)")
+        }
+    }
+
+    /// The uncompressed X9.63 point `04 || X || Y` of an EC key (the BIT STRING content of its SPKI).
+    public var x963Point: [UInt8] {
+        get throws {
+            guard case .ec(let curve) = algorithm else { throw CryptoError.unsupported("X9.63 point of \(algorithm)") }
+            var out = [UInt8](repeating: 0, count: 1 + 2 * curve.coordinateSize)
+            var length = 0
+            try check(EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY, &out, out.count, &length),
+                      "EVP_PKEY_get_octet_string_param pub")
+            guard length == out.count, out[0] == 0x04 else {
+                throw CryptoError.malformed(what: "EC public key", reason: "not an uncompressed point")
+            }
+            return out
+        }
+    }
+
+    /// The COSE_Key of an EC key (RFC 9053 §7.1.1): `{1: 2, 3: alg, -1: crv, -2: x, -3: y}`.
+    public var coseKey: CBORValue {
+        get throws {
+            guard case .ec(let curve) = algorithm else { throw CryptoError.unsupported("COSE key of \(algorithm)") }
+            let point = try x963Point
+            let size = curve.coordinateSize
+            return .map([
+                CBORMapEntry(.int(1), .int(2)),
+                CBORMapEntry(.int(3), .int(curve.coseAlgorithm)),
+                CBORMapEntry(.int(-1), .int(curve.coseCurve)),
+                CBORMapEntry(.int(-2), .bytes(Array(point[1...size]))),
+                CBORMapEntry(.int(-3), .bytes(Array(point[(size + 1)...]))),
+            ])
+        }
+    }
+
+    /// PEM `-----BEGIN PUBLIC KEY-----`.
+    public var pem: String {
+        let bio = try! MemoryBIO()
+        precondition(PEM_write_bio_PUBKEY(bio.pointer, pkey) == 1, "PEM_write_bio_PUBKEY")
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    /// Verifies an ECDSA (DER), RSASSA-PKCS1-v1_5 or (with no digest) EdDSA signature over `message`; false for
+    /// any failure.
+    public func verify(_ signature: [UInt8], for message: [UInt8], digest: DigestAlgorithm?) -> Bool {
+        guard let md = EVP_MD_CTX_new() else { return false }
+        defer {
+            EVP_MD_CTX_free(md)
+            CryptoError.drainQueue()
+        }
+        guard EVP_DigestVerifyInit_ex(md, nil, digest?.rawValue, DeterministicRandomness.shared.libraryContext,
+                                      nil, pkey, nil) == 1 else { return false }
+        return EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
+    }
+
+    public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool { lhs.spki == rhs.spki }
+    public func hash(into hasher: inout Hasher) { hasher.combine(spki) }
+}

@@ -1,0 +1,53 @@
+import AttestCrypto
+import Foundation
+
+/// The seed every forged artifact is derived from. The same seed gives the same keys, certificates, signatures
+/// and therefore the same cases and vectors, on any machine.
+public struct ForgeSeed: Hashable, Sendable {
+    public let value: UInt64
+    /// Derived bytes to replace by others: a live driver puts the challenge a server issued in place of the one
+    /// the harness would have issued, and forges the rest of the case around it.
+    public var substitutions: [[UInt8]: [UInt8]] = [:]
+    /// The same for identifiers the forge writes as text (a challenge id the server issued).
+    public var textSubstitutions: [String: String] = [:]
+
+    public init(_ value: UInt64) { self.value = value }
+
+    /// The seed `attest-harness` uses when none is given.
+    public static let `default` = ForgeSeed(1)
+
+    var bytes: [UInt8] { Array("attest-harness seed \(value)".utf8) }
+
+    /// The key (`algorithm`, `label`) derives to under this seed. Derived once per process and kept: an RSA-4096
+    /// derivation takes seconds, and every case of a family reuses its PKI's keys.
+    public func key(_ algorithm: KeyAlgorithm, _ label: String) throws -> PrivateKey {
+        try KeyCache.shared.key("\(value) \(algorithm) \(label)") {
+            try PrivateKey.derive(algorithm, seed: bytes, label: label)
+        }
+    }
+
+    /// `count` bytes that (`seed`, `label`) derive to: challenges, identifiers.
+    public func bytes(_ label: String, count: Int) throws -> [UInt8] {
+        let derived = try hkdfSHA256(secret: bytes, salt: Array("attest-harness bytes".utf8), info: Array(label.utf8), count: count)
+        return substitutions[derived] ?? derived
+    }
+
+    /// The time forged evidence is issued at and cases are verified at. Fixed, never the machine's clock.
+    public static let referenceTime = Date(timeIntervalSince1970: 1_768_478_400)  // 2026-01-15T12:00:00Z
+}
+
+/// Derived keys by (seed, algorithm, label), shared by every thread of the process.
+private final class KeyCache: @unchecked Sendable {
+    static let shared = KeyCache()
+    private var keys: [String: PrivateKey] = [:]
+    private let lock = NSLock()
+
+    func key(_ name: String, derive: () throws -> PrivateKey) throws -> PrivateKey {
+        lock.lock()
+        defer { lock.unlock() }
+        if let key = keys[name] { return key }
+        let key = try derive()
+        keys[name] = key
+        return key
+    }
+}

@@ -1,0 +1,89 @@
+import AttestCBOR
+import AttestCrypto
+import AttestEvidence
+import Foundation
+
+/// A WebAuthn registration (§7.1) as an authenticator and browser produce it: clientDataJSON, then the
+/// attestation object `{fmt, attStmt, authData}` (§6.5.4), as fields a mutation can change before `render()`.
+public struct RegistrationBlueprint: Sendable {
+    /// The account the relying party registers the credential for (its user handle).
+    public var user: [UInt8]
+    /// The challenge the relying party issued.
+    public var challenge: [UInt8]
+    public var clientData: CollectedClientData
+    public var rpIdHash: [UInt8]
+    public var flags: AuthenticatorData.Flags
+    public var signCount: UInt32 = 0
+    public var aaguid: [UInt8]
+    public var credentialId: [UInt8]
+    public var credentialKey: PrivateKey
+    /// Write this COSE_Key instead of the credential key's.
+    public var coseKeyOverride: [UInt8]?
+    /// Set AT but write no attested credential data.
+    public var omitAttestedCredentialData = false
+    /// Bytes after the authenticator data's last structure.
+    public var authenticatorDataSuffix: [UInt8] = []
+    public var statement: AttestationStatementBlueprint
+    /// Write this `fmt` instead of the statement's.
+    public var formatOverride: String?
+    public var encoding: CBORMalformation?
+
+    public init(user: [UInt8], challenge: [UInt8], origin: String, rpId: String, aaguid: [UInt8], credentialId: [UInt8],
+                credentialKey: PrivateKey, statement: AttestationStatementBlueprint) {
+        self.user = user
+        self.challenge = challenge
+        self.clientData = CollectedClientData(type: WebAuthnFormat.createType, challenge: Base64URL.encode(challenge), origin: origin)
+        self.rpIdHash = sha256(Array(rpId.utf8))
+        self.flags = [.userPresent, .userVerified, .attestedCredentialData]
+        self.aaguid = aaguid
+        self.credentialId = credentialId
+        self.credentialKey = credentialKey
+        self.statement = statement
+    }
+
+    public struct Output: Sendable {
+        public let clientDataJSON: [UInt8]
+        public let attestationObject: [UInt8]
+        public let user: [UInt8]
+        public let challenge: [UInt8]
+    }
+
+    public func authenticatorData() throws -> [UInt8] {
+        let coseKey = try coseKeyOverride ?? CBORWriter.encode(
+            try COSEKey(algorithm: try COSEKey.algorithm(for: credentialKey.publicKey), publicKey: credentialKey.publicKey).cbor)
+        let credential = omitAttestedCredentialData ? nil : AuthenticatorData.AttestedCredentialData(
+            aaguid: aaguid, credentialId: credentialId, credentialPublicKey: coseKey)
+        return AuthenticatorData(rpIdHash: rpIdHash, flags: flags, signCount: signCount,
+                                 attestedCredentialData: credential).bytes + authenticatorDataSuffix
+    }
+
+    public func render() throws -> Output {
+        let clientDataJSON = clientData.bytes
+        let authData = try authenticatorData()
+        let statementMap = try statement.render(.init(authenticatorData: authData, clientDataHash: sha256(clientDataJSON),
+                                                      credentialKey: credentialKey, aaguid: aaguid))
+        let object = [CBORMapEntry("fmt", .text(formatOverride ?? statement.format)),
+                      CBORMapEntry("attStmt", .map(statementMap)), CBORMapEntry("authData", .bytes(authData))]
+        return Output(clientDataJSON: clientDataJSON, attestationObject: encoding?.encode(object) ?? CBORWriter.encode(.map(object)),
+                      user: user, challenge: challenge)
+    }
+
+    /// Changes the `packed` statement; no effect on other formats.
+    public mutating func packed(_ change: (inout PackedStatement) throws -> Void) rethrows {
+        guard case .packed(var statement) = statement else { return }
+        try change(&statement)
+        self.statement = .packed(statement)
+    }
+
+    public mutating func androidKey(_ change: (inout AndroidKeyStatement) throws -> Void) rethrows {
+        guard case .androidKey(var statement) = statement else { return }
+        try change(&statement)
+        self.statement = .androidKey(statement)
+    }
+
+    public mutating func apple(_ change: (inout AppleStatement) throws -> Void) rethrows {
+        guard case .apple(var statement) = statement else { return }
+        try change(&statement)
+        self.statement = .apple(statement)
+    }
+}

@@ -1,0 +1,104 @@
+import AttestCrypto
+import AttestEvidence
+import Foundation
+
+/// Registrations followed by assertions, as one relying party sees them: the baseline every WebAuthn case
+/// mutates. `brokenStep` marks the step a mutation targets, counting registrations first.
+public struct WebAuthnScenario: Sendable {
+    public var registrations: [RegistrationBlueprint]
+    public var assertions: [WebAuthnAssertionBlueprint]
+    public var brokenStep: Int?
+
+    /// The last assertion, which most assertion mutations target.
+    public var lastAssertion: WebAuthnAssertionBlueprint {
+        get { assertions[assertions.count - 1] }
+        set { assertions[assertions.count - 1] = newValue }
+    }
+}
+
+/// Forges WebAuthn scenarios for one relying party from a seed.
+public struct WebAuthnForge: Sendable {
+    /// The attestation formats the forge writes.
+    public enum Format: String, Hashable, Sendable, CaseIterable {
+        case none
+        case packed
+        /// `packed` signed by the credential key itself, no x5c.
+        case packedSelf = "packed-self"
+        case androidKey = "android-key"
+        case apple
+    }
+
+    public let seed: ForgeSeed
+    public let pki: WebAuthnPKI
+    public let android: AndroidForge
+    public let rpId: String
+    /// The web origin, `https://` + rpId.
+    public let origin: String
+    /// The RP's Android app origin, `android:apk-key-hash:` + base64url of its signing-certificate digest.
+    public let androidOrigin: String
+    public let time: Date
+
+    public init(seed: ForgeSeed, rpId: String, packageName: String, signatureDigest: [UInt8],
+                time: Date = ForgeSeed.referenceTime) throws {
+        self.seed = seed
+        pki = try WebAuthnPKI(seed: seed)
+        android = try AndroidForge(seed: seed, packageName: packageName, signatureDigest: signatureDigest, time: time)
+        self.rpId = rpId
+        origin = "https://\(rpId)"
+        androidOrigin = WebAuthnFormat.androidOriginPrefix + Base64URL.encode(signatureDigest)
+        self.time = time
+    }
+
+    public func user(_ label: String) throws -> [UInt8] { try seed.bytes("webauthn user \(label)", count: 16) }
+    public func challenge(_ label: String) throws -> [UInt8] { try seed.bytes("webauthn challenge \(label)", count: 32) }
+    public func credentialKey(_ label: String) throws -> PrivateKey { try seed.key(.ec(.p256), "webauthn credential \(label)") }
+    public func credentialId(_ label: String) throws -> [UInt8] { try seed.bytes("webauthn credential id \(label)", count: 32) }
+
+    /// A valid registration of a new P-256 credential for `user`, attested in `format`.
+    public func registration(_ format: Format, user: String = "alice", credential: String = "passkey") throws -> RegistrationBlueprint {
+        let key = try credentialKey(credential)
+        let statement: AttestationStatementBlueprint
+        var aaguid = try seed.bytes("webauthn aaguid", count: 16)
+        var origin = self.origin
+        switch format {
+        case .none:
+            statement = .none
+        case .packed:
+            statement = .packed(PackedStatement(issuer: pki.attestationRoot, attestationKey: pki.attestationKey,
+                                                subject: PackedStatement.subject(vendor: "attest-harness TEST"),
+                                                validity: WebAuthnPKI.rootValidity))
+        case .packedSelf:
+            statement = .packed(PackedStatement(issuer: nil, attestationKey: key, subject: DistinguishedName([]),
+                                                validity: WebAuthnPKI.rootValidity))
+        case .androidKey:
+            var scenario = try android.scenario()
+            scenario.attestation.key = key
+            statement = .androidKey(AndroidKeyStatement(android: scenario, pki: android.pki))
+            origin = androidOrigin
+        case .apple:
+            aaguid = [UInt8](repeating: 0, count: 16)
+            statement = .apple(AppleStatement(intermediate: pki.appleIntermediate,
+                                              validity: (time - 86_400, time + 2 * 86_400)))
+        }
+        return RegistrationBlueprint(user: try self.user(user), challenge: try challenge("registration \(credential)"),
+                                     origin: origin, rpId: rpId, aaguid: aaguid, credentialId: try credentialId(credential),
+                                     credentialKey: key, statement: statement)
+    }
+
+    /// A valid assertion by `registration`'s credential in a ceremony for its user.
+    public func assertion(by registration: RegistrationBlueprint, signCount: UInt32, label: String) throws -> WebAuthnAssertionBlueprint {
+        WebAuthnAssertionBlueprint(user: registration.user, credentialId: registration.credentialId,
+                                   challenge: try challenge("assertion \(label)"), origin: registration.clientData.origin,
+                                   rpId: rpId, signCount: signCount, userHandle: registration.user,
+                                   signingKey: registration.credentialKey)
+    }
+
+    /// A registration in `format` followed by assertions with these counters.
+    public func scenario(_ format: Format, assertionCounters: [UInt32]) throws -> WebAuthnScenario {
+        let registration = try registration(format)
+        let assertions = try assertionCounters.enumerated().map { index, counter in
+            try assertion(by: registration, signCount: counter, label: "\(index)")
+        }
+        return WebAuthnScenario(registrations: [registration], assertions: assertions, brokenStep: nil)
+    }
+}

@@ -1,0 +1,120 @@
+internal import CAttestHTTPServer
+import AttestCatalogue
+import AttestConformance
+import Foundation
+import AttestVerifiers
+
+/// The reference verifier over HTTP (`attest-harness serve`), speaking attest-harness's own verdict protocol:
+/// `POST /v1/cases` takes an exec suite document (vectors/exec-suite.schema.json) and answers a results document,
+/// each case judged from fresh state under the server's own profile (a deployed server's policy is its own, not
+/// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
+/// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
+/// `/.well-known/` association files (`AssociationFiles`), and with `civiqSeed` the Civiq-style API of seeds/001
+/// (`CiviqEmulation`) on every other path, or with `strigaSeed` the passkey import API of seeds/000
+/// (`StrigaEmulation`), or with `fidoSeed` the FIDO2 conformance server API (`FidoEmulation`). Listens on 127.0.0.1 only.
+public final class VerdictServer: @unchecked Sendable {
+    public let profile: Profile
+    public let association: AssociationFiles?
+    private let civiq: CiviqEmulation?
+    private let striga: StrigaEmulation?
+    private let fido: FidoEmulation?
+    private let verifier: ReferenceVerifier
+    private var server: OpaquePointer?
+
+    public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
+                name: String = "attest-harness serve", association: AssociationFiles? = nil,
+                civiqSeed: UInt64? = nil, strigaSeed: UInt64? = nil, fidoSeed: UInt64? = nil) throws {
+        self.profile = profile
+        self.association = association
+        if let civiqSeed {
+            civiq = try CiviqEmulation(profile: profile, seed: civiqSeed)
+        } else {
+            civiq = nil
+        }
+        if let strigaSeed {
+            striga = try StrigaEmulation(profile: profile, seed: strigaSeed)
+        } else {
+            striga = nil
+        }
+        if let fidoSeed {
+            fido = try FidoEmulation(profile: profile, seed: fidoSeed)
+        } else {
+            fido = nil
+        }
+        verifier = ReferenceVerifier(profile: profile, name: name)
+        let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location in
+            let server = Unmanaged<VerdictServer>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = body.map { Data(bytes: $0, count: length) } ?? Data()
+            let method = String(cString: method!), path = String(cString: target!)
+            let status: UInt32, payload: Data
+            if method == "GET", let file = server.association?.response(path) {
+                (status, payload) = (file.status, file.body)
+                contentType!.pointee = UnsafeRawPointer(file.contentType.utf8Start).assumingMemoryBound(to: CChar.self)
+                location!.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
+            } else if let civiq = server.civiq, path != "/v1/cases", path != "/v1/health" {
+                (status, payload) = civiq.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+            } else if let striga = server.striga, path != "/v1/cases", path != "/v1/health" {
+                (status, payload) = striga.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+            } else if let fido = server.fido, path != "/v1/cases", path != "/v1/health" {
+                (status, payload) = fido.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+            } else {
+                (status, payload) = server.handle(method: method, path: path, body: bytes)
+            }
+            let buffer = malloc(max(1, payload.count))!.assumingMemoryBound(to: UInt8.self)
+            payload.copyBytes(to: buffer, count: payload.count)
+            response!.pointee = buffer
+            responseLength!.pointee = payload.count
+            return status
+        }
+        guard let started = chttp_start(port, maxBody, connectionTimeout, handler, Unmanaged.passUnretained(self).toOpaque()) else {
+            throw HarnessError("cannot listen on 127.0.0.1:\(port)")
+        }
+        server = started
+    }
+
+    deinit { stop() }
+
+    /// "Name: value" lines, names lowercased.
+    static func headers(_ text: String) -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop { $0 == " " })
+        }
+        return headers
+    }
+
+    /// The port listened on (the one the system picked when asked for 0).
+    public var port: UInt16 { server.map { chttp_port($0) } ?? 0 }
+
+    public func stop() {
+        if let server { chttp_stop(server) }
+        server = nil
+    }
+
+    func handle(method: String, path: String, body: Data) -> (UInt32, Data) {
+        func failure(_ status: UInt32, _ message: String) -> (UInt32, Data) {
+            (status, (try? JSONEncoder.harness.encode(["error": message])) ?? Data())
+        }
+        switch (method, path) {
+        case ("GET", "/v1/health"):
+            return (200, (try? JSONEncoder.harness.encode(["status": "ok", "profile": profile.name])) ?? Data())
+        case ("POST", "/v1/cases"):
+            let suite: ExecSuite
+            do {
+                suite = try JSONDecoder.harness.decode(ExecSuite.self, from: body)
+            } catch {
+                return failure(400, "the body is not an exec suite document: \(error)")
+            }
+            do {
+                return (200, try JSONEncoder.harness.encode(try verifier.judge(suite)))
+            } catch {
+                return failure(422, "the suite cannot be judged: \(error)")
+            }
+        case (_, "/v1/health"), (_, "/v1/cases"):
+            return failure(405, "\(method) is not allowed on \(path)")
+        default:
+            return failure(404, "no route \(method) \(path)")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import AttestConformance
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `http://host:port`: a server speaking attest-harness's verdict protocol (`attest-harness serve`, or your own):
+/// `POST <base>/v1/cases` with an exec suite document holding one case, answered by a results document.
+///
+/// A hostile or broken server cannot stall or flood the harness: one deadline covers connecting, sending and
+/// reading (a slow drip included), answers over the size cap are cut off, redirects are not followed, and POSTs
+/// are never retried. Every such failure is a harness error for that case, never a verdict.
+public struct HTTPVerifier: WholeCaseVerifier {
+    public let baseURL: URL
+    public let timeout: TimeInterval
+    public let responseLimit: Int
+
+    public init(baseURL: URL, timeout: TimeInterval = 10, responseLimit: Int = 16 << 20) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.responseLimit = responseLimit
+    }
+
+    public var name: String { baseURL.absoluteString }
+
+    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
+        throw VerifierFailure.contract("HTTP verifiers judge whole cases")
+    }
+
+    public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
+        var request = URLRequest(url: baseURL.appendingPathComponent("v1").appendingPathComponent("cases"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval = timeout
+        request.httpBody = try JSONEncoder.harness.encode(ExecSuite(profile: profile, execCases: [testCase]))
+        let (status, _, body) = try BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
+        guard status == 200 else {
+            let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
+            throw VerifierFailure.contract("HTTP status \(status) from \(request.url!.absoluteString): \(excerpt)")
+        }
+        let results: ExecResults
+        do {
+            results = try JSONDecoder.harness.decode(ExecResults.self, from: body)
+        } catch {
+            throw VerifierFailure.contract("the response is not a results document: \(error)")
+        }
+        guard let verdicts = results.results.first(where: { $0.id == testCase.id })?.verdicts else {
+            throw VerifierFailure.contract("the response has no entry for case \(testCase.id)")
+        }
+        return verdicts
+    }
+}

@@ -1,9 +1,0 @@
-/* libmicrohttpd (Debian libmicrohttpd-dev); used through the CHTTPServer glue, which Swift calls. */
-#ifndef CMICROHTTPD_SHIM_H
-#define CMICROHTTPD_SHIM_H
-#include <stdarg.h>
-#include <stdint.h>
-#include <sys/types.h>
-#include <sys/socket.h>
-#include <microhttpd.h>
-#endif

@@ -1,0 +1,209 @@
+import AttestConformance
+import AttestCrypto
+import Foundation
+import Testing
+
+/// The `attest-harness` binary end to end, as CI and users run it.
+@Suite struct CommandLineTests {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The binary sits beside the test bundle in the build folder.
+    static let binary: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("attest-harness").path),
+              directory.pathComponents.count > 1 {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("attest-harness")
+    }()
+
+    static func run(_ arguments: String...) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Drain stderr on another thread while reading stdout, so neither pipe can fill and block the child.
+        let stderrBox = PipeReader(err)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = stderrBox.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("attest-harness-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func referenceVerifierPassesAndAMutantHasFindings() throws {
+        let clean = try Self.run("run", "--verifier", "builtin:reference", "--profile", "apple-app-attest")
+        #expect(clean.status == 0)
+        #expect(clean.stdout.contains("0 findings, 0 errors"))
+        let mutant = try Self.run("run", "--verifier", "builtin:reference-without:appattest.assertion.counter",
+                                  "--profile", "apple-app-attest")
+        #expect(mutant.status == 1)
+        #expect(mutant.stdout.contains("FAIL appattest.assertion.counter"))
+        #expect(mutant.stdout.contains("appattest.assertion.counter.equal [appattest.assertion.counter] step 2: expected reject, got accept"))
+    }
+
+    @Test func reportFormatsAndBaseline() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let baseline = directory.appendingPathComponent("baseline.json").path
+        let first = try Self.run("run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest",
+                                 "--format", "json", "--out", baseline)
+        #expect(first.status == 1 && first.stdout.isEmpty)
+        let report = try RunReport.load(from: URL(fileURLWithPath: baseline))
+        #expect(report.findings.count == 5 && report.findings.allSatisfy { $0.rule == "appattest.nonce" })
+
+        // The same findings again: no regression. Another rule's findings: regressions.
+        let same = try Self.run("run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest",
+                                "--baseline", baseline)
+        #expect(same.status == 0)
+        #expect(same.stdout.contains("0 regressions against the baseline"))
+        let worse = try Self.run("run", "--verifier", "builtin:reference-without:appattest.keyId", "--profile", "apple-app-attest",
+                                 "--baseline", baseline)
+        #expect(worse.status == 1)
+
+        let junit = try Self.run("run", "--verifier", "builtin:reference-without:appattest.keyId", "--profile", "apple-app-attest",
+                                 "--format", "junit")
+        #expect(junit.stdout.hasPrefix("<?xml"))
+        #expect(junit.stdout.contains(#"<testsuites name="attest-harness" tests="41" failures="1" errors="0">"#))
+        #expect(junit.stdout.contains(#"<failure message="appattest.keyId.spki-hash [appattest.keyId] step 0: expected reject, got accept""#))
+        let markdown = try Self.run("run", "--verifier", "builtin:reference", "--profile", "apple-app-attest",
+                                    "--format", "markdown", "--filter", "appattest.nonce.*")
+        #expect(markdown.status == 0)
+        #expect(markdown.stdout.contains("| `appattest.nonce` | 5 | 0 |"))
+        #expect(!markdown.stdout.contains("appattest.keyId"))
+    }
+
+    @Test func listForgeRootsAndVectors() throws {
+        let list = try Self.run("list", "--profile", "apple-app-attest", "--format", "json")
+        #expect(list.status == 0)
+        let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(entries.count == 41)
+        #expect(entries.filter { $0["rule"] == nil }.count == 1)
+        #expect(entries.allSatisfy { ($0["expected"] as? String) == ($0["rule"] == nil ? "accept" : "reject") })
+
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let forge = try Self.run("forge", "--case", "appattest.assertion.counter.equal", "--out", directory.path)
+        #expect(forge.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files.contains("case.json") && files.contains("1-attestation.attestationObject.cbor")
+                && files.contains("3-assertion.assertion.cbor") && files.contains("trust-anchor-1.pem"))
+        let description = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("case.json")))
+        #expect(((description as? [String: Any])?["expected"] as? [String: [String]])?["apple-app-attest"] == ["accept", "accept", "reject"])
+
+        let rootsRun = try Self.run("roots", "--out", directory.appendingPathComponent("roots").path)
+        #expect(rootsRun.status == 0)
+        let anchor = try String(contentsOf: directory.appendingPathComponent("roots/app-attest-root.pem"), encoding: .utf8)
+        #expect(anchor == (try String(contentsOf: directory.appendingPathComponent("trust-anchor-1.pem"), encoding: .utf8)))
+        #expect(try Certificate.parseChain(pem: anchor).first?.subject.contains("CN=TEST App Attestation Root CA") == true)
+        let roots = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("roots").path).sorted()
+        #expect(roots == ["android-ec-root.pem", "android-rsa-root.pem", "android-software-root.pem", "android-status.json",
+                          "app-attest-root.pem", "play-integrity-decryption-key.txt", "play-integrity-verification-key.pem",
+                          "webauthn-apple-root.pem", "webauthn-fido-attestation-root.pem"])
+
+        let vectors = try Self.run("vectors", "--out", directory.appendingPathComponent("vectors").path, "--seed", "1")
+        #expect(vectors.status == 0)
+        let fresh = try Data(contentsOf: directory.appendingPathComponent("vectors/app-attest.json"))
+        let committed = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../vectors/app-attest.json"))
+        #expect(fresh == committed)
+    }
+
+    @Test(arguments: [
+        [String](), ["bogus"], ["run"], ["run", "--profile", "apple-app-attest"],
+        ["run", "--profile", "nope", "--verifier", "builtin:reference"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference-without:nope"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "exec:"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "http://"], ["run", "--profile", "apple-app-attest", "--verifier", "ftp://x"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--timeout", "0"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--format", "pdf"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--seed", "-1"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--jobs", "0"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--baseline", "/nonexistent.json"],
+        ["run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--filter", "nothing*"],
+        ["run", "--profile", "/nonexistent/profile.json", "--verifier", "builtin:reference"],
+        ["list", "--format", "xml"], ["list", "--family", "tpm"], ["list", "--seed", "abc"], ["list", "extra"],
+        ["list", "--unknown"], ["forge", "--case", "nope", "--out", "/tmp/x"], ["forge", "--out", "/tmp/x"],
+        ["roots"], ["vectors", "--out"],
+    ])
+    func malformedInputGivesOneLineAndStatusTwo(arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        let err = Pipe()
+        let out = Pipe()
+        process.standardError = err
+        process.standardOutput = out
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(stdout.isEmpty)
+        #expect(stderr.hasPrefix("attest-harness ") && stderr.hasSuffix("\n") && stderr.dropLast().contains("\n") == false,
+                "\(stderr)")
+    }
+
+    @Test(arguments: ["list", "forge", "roots", "vectors", "run"])
+    func everyCommandHasHelp(command: String) throws {
+        let help = try Self.run(command, "--help")
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("USAGE: attest-harness \(command)"))
+        let top = try Self.run("--help")
+        #expect(top.status == 0 && top.stdout.contains("  \(command) "))
+    }
+
+    @Test func badProfileFileIsAUsageError() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("profile.json")
+        try Data("{\"name\": 3}".utf8).write(to: path)
+        let result = try Self.run("run", "--profile", path.path, "--verifier", "builtin:reference")
+        #expect(result.status == 2 && result.stderr.contains("is not a valid profile"))
+
+        // A user profile that drops a rule expects those cases to be accepted.
+        let profile = """
+        {"name": "lenient-nonce", "families": ["app-attest"], "parameters": {"teamId": "A1B2C3D4E5",
+         "bundleId": "dev.attest-harness.example", "environment": "production"},
+         "rules": ["appattest.keyId", "appattest.fmt"]}
+        """
+        try Data(profile.utf8).write(to: path)
+        let custom = try Self.run("run", "--profile", path.path, "--verifier", "builtin:reference", "--format", "json")
+        #expect(custom.status == 0)
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            data = pipe.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}

@@ -1,0 +1,117 @@
+import AttestCatalogue
+import AttestConformance
+import Foundation
+import AttestServer
+import Testing
+import AttestVerifiers
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `serve` and `http://` verifiers on loopback: the reference verifier over HTTP passes, a mutant server is
+/// caught, the server refuses bad requests, and a hostile server never stalls or floods the client.
+@Suite(.serialized) struct HTTPVerifierTests {
+    static let profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
+
+    @Test func referenceOverHTTPPassesAndAMutantServerIsCaught() throws {
+        let cases = try BuiltinCatalogue.cases(for: Self.profile, seed: 1)
+        let server = try VerdictServer(profile: Self.profile)
+        defer { server.stop() }
+        let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
+        let clean = Runner(profile: Self.profile, verifier: client).run(cases, seed: 1, jobs: 2)
+        #expect(clean.exitCode == 0 && clean.results.count == 41, "\(clean.results.filter { $0.status != .pass }.map(\.summary))")
+
+        let mutant = try VerdictServer(profile: Self.profile.without(.appAttestAssertionCounter))
+        defer { mutant.stop() }
+        let report = Runner(profile: Self.profile, verifier: HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(mutant.port)")!))
+            .run(cases, seed: 1, jobs: 2)
+        #expect(report.findings.count == 4 && report.findings.allSatisfy { $0.rule == .appAttestAssertionCounter })
+    }
+
+    @Test func serveCommandEndToEnd() throws {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["serve", "--profile", "apple-app-attest", "--port", "0", "--without", "appattest.rpIdHash"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let url = Self.firstLine(out)
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", url)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("41 cases: 38 passed, 3 findings, 0 errors"), "\(result.stdout.suffix(300))")
+    }
+
+    /// The first line a child writes (the URL or port it listens on).
+    static func firstLine(_ pipe: Pipe) -> String {
+        var line = Data()
+        while !line.contains(0x0a) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Status and body of a raw request to the server.
+    static func request(_ url: URL, method: String, body: Data?) throws -> (Int, String) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer: (Int, String) = (0, "")
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            answer = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self))
+            done.signal()
+        }.resume()
+        _ = done.wait(timeout: .now() + 10)
+        return answer
+    }
+
+    @Test func serverRefusesBadRequests() throws {
+        let server = try VerdictServer(profile: Self.profile, maxBody: 1 << 20)
+        defer { server.stop() }
+        let base = URL(string: "http://127.0.0.1:\(server.port)")!
+        let health = try Self.request(base.appendingPathComponent("v1/health"), method: "GET", body: nil)
+        #expect(health.0 == 200 && health.1.contains("apple-app-attest"))
+        let garbage = try Self.request(base.appendingPathComponent("v1/cases"), method: "POST", body: Data("{nope".utf8))
+        #expect(garbage.0 == 400 && garbage.1.contains("\"error\""))
+        let large = try Self.request(base.appendingPathComponent("v1/cases"), method: "POST", body: Data(count: 2 << 20))
+        #expect(large.0 == 413)
+        #expect(try Self.request(base.appendingPathComponent("nowhere"), method: "GET", body: nil).0 == 404)
+        #expect(try Self.request(base.appendingPathComponent("v1/cases"), method: "GET", body: nil).0 == 405)
+    }
+
+    @Test(arguments: [
+        ("garbage", "not a results document"), ("huge", "limit"), ("drip", "within"), ("reset", "failed"),
+        ("status", "HTTP status 500"), ("redirect", "HTTP status 302"), ("wrongid", "no entry for case"),
+    ])
+    func hostileServerEndsInAHarnessErrorWithinTheTimeout(mode: String, message: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")
+        let process = Process()
+        // Debian's interpreter itself, not a version-manager shim, so that terminate() reaches the server.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer {
+            // SIGKILL: a child spawned from the test runner may inherit a blocked SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let port = Self.firstLine(out)
+        let testCase = try #require(try BuiltinCatalogue.cases(for: Self.profile, seed: 1).first)
+        let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(port)/\(mode)")!, timeout: 2, responseLimit: 1 << 20)
+        let started = Date()
+        let result = Runner(profile: Self.profile, verifier: client).run(testCase)
+        #expect(result.status == .error, "\(result.summary)")
+        #expect(result.message?.contains(message) == true, "\(result.summary)")
+        #expect(Date().timeIntervalSince(started) < 6)
+    }
+}

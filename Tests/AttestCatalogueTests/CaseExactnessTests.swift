@@ -1,0 +1,59 @@
+import AttestCatalogue
+import AttestConformance
+import Testing
+import AttestVerifiers
+
+/// Each case of every built-in profile breaks exactly the rule it names: the strict reference verifier rejects it
+/// naming that rule, and the same verifier without that one rule accepts every step.
+@Suite struct CaseExactnessTests {
+    /// Each case with the built-in profile it is checked under.
+    static let cases: [Case] = try! BuiltinCatalogue.allCases(seed: 1)
+
+    /// The first built-in profile that covers the case's family and enforces its rule.
+    static func profile(of testCase: Case) -> Profile {
+        BuiltinCatalogue.profiles.first { $0.families.contains(testCase.family) && testCase.rule.map($0.enforces) ?? true }!
+    }
+
+    @Test(arguments: BuiltinCatalogue.profiles.map(\.name))
+    func idsAreUniqueAndEveryRuleHasACase(profileName: String) throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        #expect(Set(cases.map(\.id)).count == cases.count)
+        let covered = Set(cases.compactMap(\.rule))
+        #expect(profile.rules.isSubset(of: covered), "rules without a case: \(profile.rules.subtracting(covered).sorted())")
+        #expect(cases.contains { $0.rule == nil })
+    }
+
+    @Test(arguments: cases)
+    func caseBreaksExactlyItsRule(testCase: Case) throws {
+        let profile = Self.profile(of: testCase)
+        let strict = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(testCase)
+        #expect(strict.status == .pass, "\(strict.summary)")
+        guard let rule = testCase.rule else { return }
+        #expect(strict.actual?.rule == rule, "rejected under \(strict.actual?.rule?.rawValue ?? "-"): \(strict.actual?.reason ?? "")")
+        #expect(strict.step == testCase.steps.lastIndex { $0.breaks == rule })
+        // A documented API error is the start of the reference verifier's reason.
+        if let step = strict.step, let status = testCase.steps[step].expectedStatus {
+            #expect(strict.actual?.status == status, "\(strict.actual?.status ?? "no status"): \(strict.actual?.reason ?? "")")
+        }
+
+        // Without the rule, every step gets the verdict the reduced profile expects: the rule's steps are
+        // accepted, set-up steps that break other rules are still refused.
+        let withoutRule = profile.without(rule)
+        let lenient = Runner(profile: withoutRule, verifier: ReferenceVerifier(profile: withoutRule)).run(testCase)
+        #expect(lenient.status == .pass, "without \(rule): \(lenient.summary) \(lenient.actual?.reason ?? "")")
+        #expect(testCase.steps.filter { $0.breaks == rule }.allSatisfy { $0.expectedVerdict(under: withoutRule) == .accept })
+    }
+
+    @Test func casesAreDeterministicForASeed() throws {
+        let again = try BuiltinCatalogue.allCases(seed: 1)
+        #expect(again == Self.cases)
+        let other = try BuiltinCatalogue.allCases(seed: 2)
+        #expect(other.map(\.id) == Self.cases.map(\.id))
+        #expect(zip(other, Self.cases).allSatisfy { $0.steps != $1.steps })
+    }
+}
+
+extension Case: CustomTestStringConvertible {
+    public var testDescription: String { id }
+}

@@ -1,0 +1,62 @@
+import AttestCrypto
+import AttestDER
+import Testing
+
+@Suite struct ECDSASignatureTests {
+    @Test(arguments: ECCurve.allCases)
+    func signaturesAreDeterministicAndVerify(curve: ECCurve) throws {
+        let key = try PrivateKey.derive(.ec(curve), seed: KeyTests.seed, label: "signer")
+        let message = Array("nonce".utf8)
+        let first = try key.sign(message, digest: curve.digest)
+        #expect(try key.sign(message, digest: curve.digest) == first)
+        #expect(try key.sign(message + [1], digest: curve.digest) != first)
+        #expect(key.publicKey.verify(first, for: message, digest: curve.digest))
+        #expect(!key.publicKey.verify(first, for: message + [1], digest: curve.digest))
+        // The signature is strict DER.
+        _ = try DERReader.parse(first)
+    }
+
+    @Test(arguments: ECCurve.allCases)
+    func rawAndDERFormsConvert(curve: ECCurve) throws {
+        let key = try PrivateKey.generate(.ec(curve))
+        for index in 0..<20 {
+            let message = [UInt8(index)]
+            let der = try key.sign(message, digest: curve.digest)
+            let signature = try ECDSASignature(der: der)
+            #expect(signature.der == der)
+            let raw = signature.raw(curve: curve)
+            #expect(raw.count == 2 * curve.coordinateSize)
+            #expect(try ECDSASignature(raw: raw, curve: curve) == signature)
+        }
+        #expect(throws: CryptoError.self) { try ECDSASignature(raw: [1, 2, 3], curve: curve) }
+    }
+
+    @Test(arguments: ECCurve.allCases)
+    func lowAndHighSBothVerify(curve: ECCurve) throws {
+        let key = try PrivateKey.generate(.ec(curve))
+        var sawHigh = false
+        var sawLow = false
+        for index in 0..<24 {
+            let message = Array("message \(index)".utf8)
+            let signature = try ECDSASignature(der: key.sign(message, digest: curve.digest))
+            if signature.isLowS(curve: curve) { sawLow = true } else { sawHigh = true }
+            let low = signature.lowS(curve: curve)
+            let high = signature.highS(curve: curve)
+            #expect(low.isLowS(curve: curve) && !high.isLowS(curve: curve))
+            #expect(low != high && low.r == high.r)
+            #expect(key.publicKey.verify(low.der, for: message, digest: curve.digest))
+            #expect(key.publicKey.verify(high.der, for: message, digest: curve.digest))
+            #expect(high.lowS(curve: curve) == low)
+        }
+        // OpenSSL emits either form; 24 signatures show both with overwhelming probability.
+        #expect(sawHigh && sawLow)
+    }
+
+    @Test func malformedDERSignaturesAreRejected() {
+        #expect(throws: DERError.self) { try ECDSASignature(der: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(throws: DERError.self) { try ECDSASignature(der: [0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0xff]) }
+        #expect(throws: DERError.self) {
+            try ECDSASignature(der: [0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01])
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import AttestCBOR
+import AttestCrypto
+import AttestDER
+import Testing
+
+@Suite struct KeyTests {
+    static let seed = Array("attest-harness test seed".utf8)
+
+    @Test(arguments: ECCurve.allCases)
+    func derivedKeysAreDeterministic(curve: ECCurve) throws {
+        let a = try PrivateKey.derive(.ec(curve), seed: Self.seed, label: "leaf")
+        let b = try PrivateKey.derive(.ec(curve), seed: Self.seed, label: "leaf")
+        let c = try PrivateKey.derive(.ec(curve), seed: Self.seed, label: "root")
+        let d = try PrivateKey.derive(.ec(curve), seed: Array("another seed".utf8), label: "leaf")
+        #expect(a.publicKey == b.publicKey)
+        #expect(a.pem == b.pem)
+        #expect(a.publicKey != c.publicKey && a.publicKey != d.publicKey)
+        #expect(a.algorithm == .ec(curve))
+    }
+
+    @Test(arguments: ECCurve.allCases)
+    func ecExportsHaveTheirStandardShapes(curve: ECCurve) throws {
+        let key = try PrivateKey.generate(.ec(curve)).publicKey
+        let point = try key.x963Point
+        #expect(point.count == 1 + 2 * curve.coordinateSize && point[0] == 0x04)
+        // SPKI = SEQUENCE { AlgorithmIdentifier { id-ecPublicKey, namedCurve }, BIT STRING point }.
+        var spki = try DERReader.parse(key.spki).contents()
+        var algorithm = try spki.next().contents()
+        #expect(try algorithm.next().oidValue() == "1.2.840.10045.2.1")
+        let (curveOID, spkiLength): (ASN1ObjectIdentifier, Int) = switch curve {
+        case .p256: ("1.2.840.10045.3.1.7", 91)
+        case .p384: ("1.3.132.0.34", 120)
+        case .p521: ("1.3.132.0.35", 158)
+        }
+        #expect(try algorithm.next().oidValue() == curveOID)
+        #expect(try spki.next().bitStringValue().bytes == point)
+        #expect(key.spki.count == spkiLength)
+        #expect(try PublicKey(x963: point, curve: curve) == key)
+        #expect(try PEMDocument.parseAll(key.pem) == [PEMDocument(label: "PUBLIC KEY", der: key.spki)])
+        let cose = CBORWriter.encode(try key.coseKey)
+        let size = UInt8(curve.coordinateSize)
+        // alg -7 is one byte (0x26); -35 and -36 take two (0x38 0x22, 0x38 0x23).
+        let header: [UInt8] = switch curve {
+        case .p256: [0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, size]
+        case .p384: [0xa5, 0x01, 0x02, 0x03, 0x38, 0x22, 0x20, 0x02, 0x21, 0x58, size]
+        case .p521: [0xa5, 0x01, 0x02, 0x03, 0x38, 0x23, 0x20, 0x03, 0x21, 0x58, size]
+        }
+        #expect(Array(cose.prefix(header.count)) == header)
+        #expect(try CBORReader.decode(cose, options: .ctap2Canonical)[-2] == .bytes(Array(point[1...curve.coordinateSize])))
+    }
+
+    @Test func invalidPointsAndKeysAreRejected() throws {
+        let point = try PrivateKey.generate(.ec(.p256)).publicKey.x963Point
+        var offCurve = point
+        offCurve[64] ^= 0x01
+        let error = #expect(throws: CryptoError.self) { try PublicKey(x963: offCurve, curve: .p256) }
+        #expect(error?.description.contains("point is not on curve") == true)
+        #expect(throws: CryptoError.self) { try PublicKey(x963: Array(point.prefix(33)), curve: .p256) }
+        #expect(throws: CryptoError.self) { try PublicKey(spki: [0x30, 0x00]) }
+        #expect(throws: CryptoError.self) { try PrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
+    }
+
+    @Test func privateKeyPEMRoundTrip() throws {
+        let key = try PrivateKey.derive(.ec(.p384), seed: Self.seed, label: "pem")
+        let loaded = try PrivateKey(pem: key.pem)
+        #expect(loaded.publicKey == key.publicKey && loaded.algorithm == .ec(.p384))
+        #expect(key.pem.hasPrefix("-----BEGIN PRIVATE KEY-----"))
+    }
+
+    @Test func rsaSignAndVerify() throws {
+        let key = try PrivateKey.derive(.rsa(bits: 2048), seed: Self.seed, label: "rsa")
+        #expect(key.algorithm == .rsa(bits: 2048))
+        #expect(try PrivateKey.derive(.rsa(bits: 2048), seed: Self.seed, label: "rsa").publicKey == key.publicKey)
+        let message = Array("PKCS#1 v1.5".utf8)
+        let signature = try key.sign(message, digest: .sha256)
+        #expect(signature.count == 256)
+        #expect(key.publicKey.verify(signature, for: message, digest: .sha256))
+        #expect(!key.publicKey.verify(signature, for: message + [0], digest: .sha256))
+        #expect(!key.publicKey.verify(signature, for: message, digest: .sha384))
+        #expect(throws: CryptoError.self) { try key.publicKey.x963Point }
+    }
+}

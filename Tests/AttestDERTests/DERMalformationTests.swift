@@ -1,0 +1,158 @@
+import AttestDER
+import Testing
+
+/// Every non-DER variant the writer can emit is rejected by the strict reader with its own error and offset.
+@Suite struct DERMalformationTests {
+    private func rejection(_ bytes: [UInt8], options: DERReader.Options = .strict) -> DERError? {
+        do {
+            _ = try DERReader.parse(bytes, options: options)
+            return nil
+        } catch let error as DERError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    private let sample = DERElement.sequence([.integer(5), .boolean(true)])
+
+    @Test func longFormLengthBelow128() {
+        let bytes = sample.deviating(.longFormLength(octets: 1)).serialized
+        #expect(bytes.prefix(3) == [0x30, 0x81, 0x06])
+        #expect(rejection(bytes) == DERError(.nonMinimalLength, at: 1))
+    }
+
+    @Test func longFormLengthWithLeadingZeroOctet() {
+        let long = DERElement.octetString([UInt8](repeating: 0xaa, count: 200))
+        let bytes = DERElement.sequence([long.deviating(.longFormLength(octets: 2))]).serialized
+        // 30 81 cc | 04 82 00 c8 ...: the inner length octets start at offset 4.
+        #expect(bytes[4...6] == [0x82, 0x00, 0xc8])
+        #expect(rejection(bytes) == DERError(.nonMinimalLength, at: 4))
+    }
+
+    @Test func indefiniteLength() {
+        let bytes = sample.deviating(.indefiniteLength).serialized
+        #expect(bytes.prefix(2) == [0x30, 0x80] && bytes.suffix(2) == [0x00, 0x00])
+        #expect(rejection(bytes) == DERError(.indefiniteLength, at: 1))
+    }
+
+    @Test func nonMinimalInteger() {
+        let bytes = DERElement.sequence([DERElement.integer(5).deviating(.nonMinimalInteger)]).serialized
+        #expect(bytes == [0x30, 0x04, 0x02, 0x02, 0x00, 0x05])
+        #expect(rejection(bytes) == DERError(.nonMinimalInteger, at: 4))
+        let negative = DERElement.integer(-1).deviating(.nonMinimalInteger).serialized
+        #expect(negative == [0x02, 0x02, 0xff, 0xff])
+        #expect(rejection(negative) == DERError(.nonMinimalInteger, at: 2))
+    }
+
+    @Test func emptyInteger() {
+        #expect(rejection([0x02, 0x00]) == DERError(.emptyInteger, at: 2))
+    }
+
+    @Test func booleanOne() {
+        let bytes = DERElement.sequence([.integer(5), DERElement.boolean(true).deviating(.booleanOctet(0x01))]).serialized
+        #expect(bytes == [0x30, 0x06, 0x02, 0x01, 0x05, 0x01, 0x01, 0x01])
+        #expect(rejection(bytes) == DERError(.invalidBoolean, at: 7))
+        #expect(rejection([0x01, 0x02, 0xff, 0xff]) == DERError(.invalidBoolean, at: 2))
+    }
+
+    @Test func wrongClassFailsTheSchema() throws {
+        let bytes = sample.deviating(.tagClass(.application)).serialized
+        #expect(bytes[0] == 0x70)
+        let parsed = try DERReader.parse(bytes)
+        #expect(throws: DERError(.unexpectedTag(expected: .sequence, found: parsed.identifier), at: 0)) {
+            try parsed.contents(.sequence)
+        }
+    }
+
+    @Test func constructedBitOnPrimitiveAndPrimitiveSequence() {
+        let constructedInteger = DERElement.sequence([DERElement.integer(5).deviating(.flipConstructedBit)]).serialized
+        #expect(rejection(constructedInteger) == DERError(.wrongConstruction, at: 2))
+        #expect(rejection(sample.deviating(.flipConstructedBit).serialized) == DERError(.wrongConstruction, at: 0))
+    }
+
+    @Test func trailingBytes() {
+        let bytes = sample.serialized(trailingBytes: [0x00, 0x01])
+        #expect(rejection(bytes) == DERError(.trailingBytes(count: 2), at: 8))
+    }
+
+    @Test func unsortedSet() {
+        let set = DERElement.set([.integer(1), .integer(2)])
+        #expect(set.serialized == [0x31, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02])
+        #expect(rejection(set.deviating(.reverseSetOrder).serialized) == DERError(.unsortedSet, at: 5))
+    }
+
+    @Test func lengthBeyondInputIsNotTrusted() {
+        #expect(rejection([0x30, 0x05, 0x02, 0x01]) == DERError(.lengthExceedsInput(declared: 5, available: 2), at: 1))
+        #expect(rejection([0x04, 0x84, 0x7f, 0xff, 0xff, 0xff]) ==
+                DERError(.lengthExceedsInput(declared: 0x7fff_ffff, available: 0), at: 1))
+        #expect(rejection([0x04, 0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9]) == DERError(.unsupportedLength, at: 1))
+        #expect(rejection([0x04, 0xff]) == DERError(.unsupportedLength, at: 1))
+    }
+
+    @Test func truncatedHeaders() {
+        #expect(rejection([]) == DERError(.truncated, at: 0))
+        #expect(rejection([0x30]) == DERError(.truncated, at: 1))
+        #expect(rejection([0xbf, 0x85]) == DERError(.truncated, at: 2))
+        #expect(rejection([0x04, 0x82, 0x01]) == DERError(.truncated, at: 3))
+    }
+
+    @Test func depthLimit() {
+        var element = DERElement.null
+        for _ in 0..<50 { element = .sequence([element]) }
+        // 51 levels: the NULL is at depth 51, preceded by 50 headers of 2 bytes each.
+        #expect(rejection(element.serialized) == DERError(.depthLimitExceeded(limit: 50), at: 100))
+        var shallow = DERReader.Options()
+        shallow.maximumDepth = 60
+        #expect(rejection(element.serialized, options: shallow) == nil)
+    }
+
+    @Test func highTagNumbers() throws {
+        let tagged = DERElement.explicit(709, .integer(1))
+        #expect(tagged.serialized.prefix(3) == [0xbf, 0x85, 0x45])
+        #expect(try DERReader.parse(tagged.serialized).identifier == .explicit(709))
+        #expect(rejection([0xbf, 0x80, 0x85, 0x45, 0x00]) == DERError(.nonMinimalTagNumber, at: 1))
+        #expect(rejection([0xbf, 0x05, 0x00]) == DERError(.nonMinimalTagNumber, at: 1))
+        // 2^31 − 1 (87 ff ff ff 7f) is the largest tag number; 2^31 (88 80 80 80 00) is refused at its last digit.
+        #expect(try DERReader.parse([0x9f, 0x87, 0xff, 0xff, 0xff, 0x7f, 0x00]).identifier.tagNumber == UInt64(Int32.max))
+        #expect(rejection([0x9f, 0x88, 0x80, 0x80, 0x80, 0x00, 0x00]) == DERError(.tagNumberTooLarge, at: 5))
+    }
+
+    @Test func nullAndBitStringContent() {
+        #expect(rejection([0x05, 0x01, 0x00]) == DERError(.invalidNull, at: 2))
+        #expect(rejection([0x03, 0x00]) == DERError(.invalidBitString, at: 2))
+        #expect(rejection([0x03, 0x02, 0x08, 0x00]) == DERError(.invalidBitString, at: 2))
+        #expect(rejection([0x03, 0x02, 0x01, 0x01]) == DERError(.invalidBitString, at: 3))
+    }
+
+    @Test func stringWidths() {
+        // Found by fuzz-der: OpenSSL refuses these, so the strict reader must too.
+        #expect(rejection([0x1e, 0x01, 0xff]) == DERError(.invalidString, at: 2))
+        #expect(rejection([0x1c, 0x02, 0x00, 0x41]) == DERError(.invalidString, at: 2))
+        #expect(rejection([0x1e, 0x02, 0x00, 0x41]) == nil)
+    }
+
+    @Test func endOfContentsWhereAnElementBelongs() {
+        #expect(rejection([0x30, 0x02, 0x00, 0x00]) == DERError(.unexpectedEndOfContents, at: 2))
+    }
+
+    @Test func leniencySwitchesReadAndReproduceBER() throws {
+        var lenient = DERReader.Options()
+        lenient.allowNonMinimalLengths = true
+        lenient.allowIndefiniteLengths = true
+        lenient.allowNonMinimalIntegers = true
+        lenient.allowNonCanonicalBooleans = true
+        lenient.allowUnsortedSets = true
+        let variants: [[UInt8]] = [
+            sample.deviating(.longFormLength(octets: 3)).serialized,
+            sample.deviating(.indefiniteLength).serialized,
+            DERElement.sequence([DERElement.integer(5).deviating(.nonMinimalInteger)]).serialized,
+            DERElement.boolean(true).deviating(.booleanOctet(0x01)).serialized,
+            DERElement.set([.integer(1), .integer(2)]).deviating(.reverseSetOrder).serialized,
+        ]
+        for bytes in variants {
+            #expect(rejection(bytes) != nil)
+            #expect(try DERReader.parse(bytes, options: lenient).serialized == bytes)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import AttestCatalogue
+import AttestConformance
+import AttestCrypto
+import AttestEvidence
+import Foundation
+import Testing
+import AttestVerifiers
+
+/// The reference verifier on the real Android chains, with the real Google roots, the sample status list and each
+/// chain's recorded time, under the evidence-integrity rules of android-key-attestation (chain, revocation,
+/// encoding, challenge, key, app binding; the device-state policy rules are left out because most samples come
+/// from unlocked test devices). The server is configured as the app that made each key would configure it.
+@Suite struct RealAndroidVerificationTests {
+    static let integrityRules: Set<RuleID> = [
+        .chainTrustAnchor, .chainValidity, .chainBasicConstraints, .chainRevoked, .chainSuspended, .androidChainLength,
+        .androidChainOrder, .androidKeyDescriptionEncoding, .androidKeyDescriptionPosition, .androidChallenge,
+        .androidPublicKey, .androidPackage, .androidSigningDigest,
+    ]
+
+    /// The verdict for the chain at `path`, at `time`.
+    static func verdict(_ path: String, time: String) throws -> Verdict {
+        let chain = try Certificate.parseChain(pem: RealSamples.text(path))
+        var lenient = KeyDescription.Options.lenient
+        lenient.der.allowUnsortedSets = true
+        let description = try KeyDescription(der: try #require(chain[0].extension(KeyDescription.extensionOID)?.value),
+                                             options: lenient)
+        let application = description.softwareEnforced.attestationApplicationId ?? description.hardwareEnforced.attestationApplicationId
+        let anchors = try RealAndroidChainTests.hardwareRoots.map { try RealSamples.text("roots/\($0).pem") }
+        let profile = Profile(name: "android-integrity", description: "", families: [AndroidFamily.name],
+                              rules: integrityRules, parameters: [
+            "packageName": String(decoding: application?.packages.first?.name ?? [], as: UTF8.self),
+            "signatureDigest": hex(application?.signatureDigests.first ?? []),
+            "attestationStatusList": try RealSamples.text("android/status-sample.json"),
+        ])
+        let context = CaseContext(time: try #require(RealSamples.date(time)), trustAnchors: anchors, parameters: profile.parameters)
+        let step = Step(kind: AndroidFamily.attestationStep, inputs: [
+            "certificateChain": chain.flatMap(\.der), "publicKey": chain[0].subjectPublicKeyInfo,
+            "challenge": description.attestationChallenge,
+        ])
+        return try ReferenceVerifier(profile: profile).startCase(context).verify(step)
+    }
+
+    /// What the reference verifier must say of each chain: accept, or reject under this rule.
+    static let expectations: [String: RuleID?] = [
+        // OpenSSL 3.0 cannot load ML-DSA keys, so it cannot build these chains (chains.json records the same).
+        "android/tokay/sdk37/TEE_MLDSA_FACTORY.pem": .chainTrustAnchor,
+        "android/tokay/sdk37/TEE_MLDSA_RKP.pem": .chainTrustAnchor,
+        // The intermediate lacks keyCertSign; android/keyattestation tolerates it, RFC 5280 does not.
+        "android/sony-xperia10-iii/sdk33/TEE_EC.pem": .chainBasicConstraints,
+        // Software roots and a pre-production root are not Google hardware anchors.
+        "android/marlin/sdk29/TEE_EC_NONE.pem": .chainTrustAnchor,
+        "android/marlin/sdk29/TEE_RSA_NONE.pem": .chainTrustAnchor,
+        "android/google-android-key-attestation/algorithm_RSA_SecurityLevel_StrongBox.pem": .chainTrustAnchor,
+        // Its leaf's issuer is not the next certificate's subject (chains.json: broken name chaining).
+        "android/google-android-key-attestation/algorithm_EC_SecurityLevel_StrongBox.pem": .androidChainOrder,
+        // Keys of the system ("AndroidSystem") carry no signing digest to allow-list.
+        "android/akita/sdk34/TEE_RSA_BASE+IMEI.pem": .androidSigningDigest,
+        "android/blueline/sdk28/TEE_RSA_BASE+IMEI.pem": .androidSigningDigest,
+        // The two invalid samples.
+        "android/invalid/malformed_rot_device_locked.pem": .androidKeyDescriptionEncoding,
+        "android/invalid/tags_not_in_ascending_order.pem": .chainTrustAnchor,
+    ]
+
+    @Test(arguments: try RealAndroidChainTests.entries().filter { !$0.path.contains("p256_sha384") })
+    func verdictMatchesTheChain(entry: RealAndroidChainTests.Entry) throws {
+        let verdict = try Self.verdict(entry.path, time: entry.validationTime)
+        if let expected = Self.expectations[entry.path] {
+            #expect(verdict.outcome == .reject && verdict.rule == expected, "\(verdict.rule?.rawValue ?? "-"): \(verdict.reason ?? "")")
+        } else {
+            #expect(verdict == .accept, "\(verdict.rule?.rawValue ?? "-"): \(verdict.reason ?? "")")
+        }
+    }
+}
+
+extension RealAndroidVerificationTests {
+    /// Google's suspended sample certificate is rejected by the status-list check, under its rule.
+    @Test func suspendedCertificateIsRejected() throws {
+        let certificate = try #require(try Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
+        let profile = Profile(name: "revocation", description: "", families: [AndroidFamily.name], rules: [.chainRevoked, .chainSuspended],
+                              parameters: ["packageName": "", "signatureDigest": "",
+                                           "attestationStatusList": try RealSamples.text("android/status-sample.json")])
+        let context = CaseContext(time: certificate.notBefore, trustAnchors: [], parameters: profile.parameters)
+        let step = Step(kind: AndroidFamily.attestationStep, inputs: [
+            "certificateChain": certificate.der, "publicKey": certificate.subjectPublicKeyInfo, "challenge": [],
+        ])
+        let verdict = try ReferenceVerifier(profile: profile).startCase(context).verify(step)
+        #expect(verdict.outcome == .reject && verdict.rule == .chainSuspended, "\(verdict)")
+    }
+}
