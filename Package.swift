@@ -3,20 +3,34 @@ import PackageDescription
 
 /// attest-harness: conformance suites, forges and fuzzers for device-attestation verifiers.
 ///
-/// The C libraries come from Debian (`scripts/setup` installs them); no outside Swift packages are used.
+/// Every module carries the `Attest` prefix (C modules `CAttest`), because ours live in other packages' graphs next to
+/// swift-crypto (`Crypto`), swift-certificates (`X509`), swift-asn1 (`SwiftASN1`), SwiftCBOR, jwt-kit and Vapor.
+/// The C libraries come from the system (`scripts/setup`: apt on Debian/Ubuntu, Homebrew on macOS); no outside Swift
+/// packages are used.
 let package = Package(
     name: "attest-harness",
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "attest-harness", targets: ["attest-harness"]),
+        // What a verifier team depends on: the conformance model and runner, the catalogue with its forge, the
+        // reference verifier, and the adapters that reach verifiers outside the process.
+        .library(name: "AttestHarness", targets: ["AttestConformance", "AttestEvidence", "AttestForge", "AttestCatalogue",
+                                                  "AttestReference", "AttestVerifiers"]),
+        // One call from XCTest or swift-testing: `try await expectConformance(of: MyVerifier(), profile: .appleAppAttest)`.
+        .library(name: "AttestHarnessTesting", targets: ["AttestTesting"]),
+        // The strict codecs and the OpenSSL-backed crypto, on their own.
         .library(name: "AttestDER", targets: ["AttestDER"]),
         .library(name: "AttestCBOR", targets: ["AttestCBOR"]),
         .library(name: "AttestCrypto", targets: ["AttestCrypto"]),
     ],
     targets: [
         // System libraries, wrapped by thin shim headers (function-like macros do not import into Swift).
-        .systemLibrary(name: "CAttestOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CAttestLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
-        .systemLibrary(name: "CAttestMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CAttestOpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(name: "CAttestLibCBOR", pkgConfig: "libcbor",
+                       providers: [.apt(["libcbor-dev"]), .brew(["libcbor"])]),
+        .systemLibrary(name: "CAttestMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         // C glue over libmicrohttpd (variadic start, per-chunk body callbacks) for `attest-harness serve`.
         .target(name: "CAttestHTTPServer", dependencies: ["CAttestMicroHTTPD"]),
 
@@ -29,57 +43,80 @@ let package = Package(
         // OpenSSL-backed digests, keys, signatures and X.509.
         .target(name: "AttestCrypto", dependencies: ["CAttestOpenSSL", "AttestDER", "AttestCBOR"]),
 
-        // Seeded generators, byte mutations and the openssl command line, shared by the tests.
-        .target(name: "AttestTestSupport", path: "Tests/AttestTestSupport"),
-        // Wire formats shared by the forge and the verifiers (authenticator data, App Attest constants).
-        .target(name: "AttestEvidence", dependencies: ["AttestCBOR", "AttestDER", "AttestCrypto"]),
-        // Forged evidence, one folder per family, all derived from a seed.
-        .target(name: "AttestForge", dependencies: ["AttestEvidence", "AttestCrypto", "AttestCBOR", "AttestDER"]),
-        // The generic conformance model: rules, profiles, cases, runner, reports, vectors.
+        // The generic conformance model: vocabulary, rules, profiles, cases, the verifier contract, runner, reports,
+        // exec documents, vectors.
         .target(name: "AttestConformance"),
+        // Wire formats shared by the forge and the verifiers, and each family's vocabulary (step kinds, input keys,
+        // rule ids, documented statuses).
+        .target(name: "AttestEvidence", dependencies: ["AttestConformance", "AttestCBOR", "AttestDER", "AttestCrypto"]),
+        // Forged evidence, one folder per family, all derived from a seed.
+        .target(name: "AttestForge", dependencies: ["AttestConformance", "AttestEvidence", "AttestCrypto", "AttestCBOR",
+                                                    "AttestDER"]),
         // Rules, cases and built-in profiles of every family.
-        .target(name: "AttestCatalogue", dependencies: ["AttestConformance", "AttestForge", "AttestEvidence", "AttestCrypto", "AttestDER", "AttestCBOR"]),
-        // The reference verifier and the adapters that reach other verifiers.
-        .target(name: "AttestVerifiers", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge", "AttestEvidence", "AttestCrypto", "AttestDER", "AttestCBOR"]),
+        .target(name: "AttestCatalogue", dependencies: ["AttestConformance", "AttestForge", "AttestEvidence",
+                                                        "AttestCrypto", "AttestDER", "AttestCBOR"]),
+        // The reference verifier: below the catalogue and the forge, it knows rules only by their ids.
+        .target(name: "AttestReference", dependencies: ["AttestConformance", "AttestEvidence", "AttestCrypto",
+                                                        "AttestDER", "AttestCBOR"]),
+        // Verifiers outside the process (exec, our verdict protocol, live API drivers) and the association pre-flight.
+        .target(name: "AttestVerifiers", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge",
+                                                        "AttestEvidence", "AttestCrypto"]),
         // The reference verifier over HTTP.
-        .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestCatalogue", "AttestVerifiers"]),
+        .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestEvidence",
+                                                     "AttestCatalogue", "AttestReference", "AttestCrypto"]),
+        // The testing product: conformance as one assertion in a consumer's own tests.
+        .target(name: "AttestTesting", dependencies: ["AttestConformance", "AttestCatalogue"]),
         // The command line.
-        .executableTarget(name: "attest-harness", dependencies: ["AttestConformance", "AttestCatalogue", "AttestVerifiers", "AttestServer"]),
+        .executableTarget(name: "attest-harness", dependencies: ["AttestConformance", "AttestEvidence", "AttestCatalogue",
+                                                                 "AttestReference", "AttestVerifiers", "AttestServer"]),
         // Measurements behind scripts/bench.
-        .executableTarget(name: "AttestBenchmarks", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge", "AttestVerifiers"]),
+        .executableTarget(name: "AttestBenchmarks", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge",
+                                                                   "AttestReference", "AttestCrypto"]),
 
         // Fuzzing: the properties (shared with swift test's regression replay), libFuzzer entry points built
         // one at a time by scripts/fuzz, and the seed-corpus writer.
-        .target(name: "AttestFuzzOracles", dependencies: ["AttestCBOR", "AttestCBORReference", "AttestDER", "AttestCrypto", "CAttestOpenSSL", "AttestCatalogue",
-                                                     "AttestConformance", "AttestEvidence", "AttestForge", "AttestVerifiers"],
+        .target(name: "AttestFuzzOracles",
+                dependencies: ["AttestCBOR", "AttestCBORReference", "AttestDER", "AttestCrypto", "CAttestOpenSSL",
+                               "AttestCatalogue", "AttestConformance", "AttestEvidence", "AttestForge", "AttestReference"],
                 path: "Sources/Fuzz/AttestFuzzOracles"),
         .target(name: "CAttestFuzzSupport", path: "Sources/Fuzz/CAttestFuzzSupport"),
         .executableTarget(name: "fuzz-cbor", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-cbor"),
         .executableTarget(name: "fuzz-der", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-der"),
         .executableTarget(name: "fuzz-x509", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-x509"),
-        .executableTarget(name: "fuzz-keydescription", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-keydescription"),
+        .executableTarget(name: "fuzz-keydescription", dependencies: ["AttestFuzzOracles"],
+                          path: "Sources/Fuzz/fuzz-keydescription"),
         .executableTarget(name: "fuzz-attestation", dependencies: ["AttestFuzzOracles", "CAttestFuzzSupport"],
                           path: "Sources/Fuzz/fuzz-attestation"),
         .executableTarget(name: "fuzz-webauthn", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-webauthn"),
         .executableTarget(name: "fuzz-corpus", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
 
+        // Seeded generators, byte mutations and the openssl command line, shared by the tests.
+        .target(name: "AttestTestSupport", path: "Tests/AttestTestSupport"),
         .testTarget(name: "AttestDERTests", dependencies: ["AttestDER", "AttestTestSupport"]),
         .testTarget(name: "AttestCBORTests", dependencies: ["AttestCBOR", "AttestCBORReference", "AttestTestSupport"]),
         .testTarget(name: "AttestCryptoTests", dependencies: ["AttestCrypto", "AttestDER", "AttestCBOR", "AttestTestSupport"]),
-        .testTarget(name: "AttestCatalogueTests", dependencies: ["AttestCatalogue", "AttestConformance", "AttestVerifiers", "AttestForge", "AttestEvidence",
-                                                            "AttestCrypto", "AttestCBOR", "AttestDER"]),
+        .testTarget(name: "AttestCatalogueTests",
+                    dependencies: ["AttestCatalogue", "AttestConformance", "AttestReference", "AttestVerifiers",
+                                   "AttestTesting", "AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
+                                   "AttestDER"]),
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
-        .testTarget(name: "AttestCLITests", dependencies: ["attest-harness", "AttestConformance", "AttestCrypto", "AttestCatalogue", "AttestVerifiers", "AttestServer"],
+        .testTarget(name: "AttestCLITests",
+                    dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto",
+                                   "AttestCatalogue", "AttestReference", "AttestVerifiers", "AttestServer"],
                     exclude: ["hostile_server.py"]),
         .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
-        .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR", "AttestDER", "CAttestOpenSSL"]),
-        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue"]),
-        // Real device data (Tests/RealSamplesTests/real-samples, with its README as attribution).
+        .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
+                                                             "AttestDER", "CAttestOpenSSL"]),
+        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue", "AttestEvidence"]),
+        // Real device data (Tests/AttestRealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "AttestRealSamplesTests",
-            dependencies: ["AttestCrypto", "AttestDER", "AttestCBOR", "AttestTestSupport", "AttestCatalogue", "AttestConformance", "AttestVerifiers", "AttestForge",
-                           "AttestEvidence"],
+            dependencies: ["AttestCrypto", "AttestDER", "AttestCBOR", "AttestTestSupport", "AttestCatalogue",
+                           "AttestConformance", "AttestReference", "AttestForge", "AttestEvidence"],
             exclude: ["real-samples"]
         ),
+        // The package as others see it: the example consumer and the name-clash consumer build against it, and
+        // scripts/setup works on a simulated macOS.
+        .testTarget(name: "AttestPackageTests", exclude: ["Fixtures"]),
     ]
 )

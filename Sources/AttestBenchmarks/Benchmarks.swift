@@ -1,5 +1,7 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
+import AttestReference
 import AttestForge
 import Foundation
 import AttestVerifiers
@@ -8,7 +10,7 @@ import AttestVerifiers
 /// with `openssl speed`. Speed is measured here, never asserted in tests.
 @main
 enum Benchmarks {
-    static func main() throws {
+    static func main() async throws {
         let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
         let profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
 
@@ -42,12 +44,12 @@ enum Benchmarks {
         let catalogueStart = Date()
         let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
         let forgedAt = Date()
-        let report = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(cases, seed: 1, jobs: 1)
+        let report = await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(cases, seed: 1, jobs: 1)
         let end = Date()
         precondition(report.exitCode == 0, "the reference verifier must be conformant while benchmarking")
 
-        let attestationSteps = cases.flatMap(\.steps).filter { $0.kind == AppAttestFamily.attestationStep }.count
-        let assertionSteps = cases.flatMap(\.steps).filter { $0.kind == AppAttestFamily.assertionStep }.count
+        let attestationSteps = cases.flatMap(\.steps).filter { $0.kind == StepKind.appAttestAttestation }.count
+        let assertionSteps = cases.flatMap(\.steps).filter { $0.kind == StepKind.appAttestAssertion }.count
         print("android.chains \(iterations)")
         print("android.chains.seconds \(chainSeconds)")
         print("android.pki \(pkiRuns)")
@@ -69,7 +71,7 @@ enum Benchmarks {
             let start = Date()
             let cases = try BuiltinCatalogue.cases(for: builtin, seed: 1)
             let forged = Date()
-            let report = Runner(profile: builtin, verifier: ReferenceVerifier(profile: builtin)).run(cases, seed: 1, jobs: 1)
+            let report = await Runner(profile: builtin, verifier: ReferenceVerifier(profile: builtin)).run(cases, seed: 1, jobs: 1)
             precondition(report.exitCode == 0, "the reference verifier must be conformant while benchmarking")
             print("profile \(builtin.name) \(cases.count) \(cases.flatMap(\.steps).count) \(forged.timeIntervalSince(start)) \(Date().timeIntervalSince(forged))")
         }

@@ -47,7 +47,7 @@ public struct CBORReader {
     /// Decodes exactly one item spanning all of `bytes`.
     public static func decode(_ bytes: [UInt8], options: Options = .strict) throws -> CBORValue {
         let (value, end) = try decodePrefix(bytes, options: options)
-        if end != bytes.count { throw CBORError(.trailingBytes(count: bytes.count - end), at: end) }
+        if end != bytes.count { throw CBORDecodingError(.trailingBytes(count: bytes.count - end), at: end) }
         return value
     }
 
@@ -68,7 +68,7 @@ public struct CBORReader {
 
     private func head(at position: inout Int) throws -> Head {
         let start = position
-        guard position < bytes.count else { throw CBORError(.truncated, at: position) }
+        guard position < bytes.count else { throw CBORDecodingError(.truncated, at: position) }
         let initial = bytes[position]
         position += 1
         let major = initial >> 5
@@ -77,20 +77,20 @@ public struct CBORReader {
         switch additional {
         case 24, 25, 26, 27:
             let width = 1 << Int(additional - 24)
-            guard bytes.count - position >= width else { throw CBORError(.truncated, at: bytes.count) }
+            guard bytes.count - position >= width else { throw CBORDecodingError(.truncated, at: bytes.count) }
             argument = 0
             for i in 0..<width { argument = (argument << 8) | UInt64(bytes[position + i]) }
             position += width
             if options.requireCanonical && major != 7 {
                 let minimal: UInt64 = [24, 0x100, 0x1_0000, 0x1_0000_0000][Int(additional - 24)]
-                if argument < minimal { throw CBORError(.nonCanonicalHead, at: start) }
+                if argument < minimal { throw CBORDecodingError(.nonCanonicalHead, at: start) }
             }
         case 28, 29, 30:
-            throw CBORError(.reservedAdditionalInfo(additional), at: start)
+            throw CBORDecodingError(.reservedAdditionalInfo(additional), at: start)
         case 31:
-            if major == 7 { throw CBORError(.unexpectedBreak, at: start) }
+            if major == 7 { throw CBORDecodingError(.unexpectedBreak, at: start) }
             if major == 0 || major == 1 || major == 6 || !options.allowIndefiniteLengths || options.requireCanonical {
-                throw CBORError(.indefiniteLength, at: start)
+                throw CBORDecodingError(.indefiniteLength, at: start)
             }
         default:
             break
@@ -100,7 +100,7 @@ public struct CBORReader {
 
     private func item(at position: inout Int, depth: Int) throws -> CBORValue {
         if depth > options.maximumDepth {
-            throw CBORError(.depthLimitExceeded(limit: options.maximumDepth), at: position)
+            throw CBORDecodingError(.depthLimitExceeded(limit: options.maximumDepth), at: position)
         }
         let head = try head(at: &position)
         switch head.major {
@@ -125,7 +125,7 @@ public struct CBORReader {
         case 5:
             return .map(try map(head, at: &position, depth: depth))
         case 6:
-            if options.requireCanonical && !options.allowTags { throw CBORError(.tagNotAllowed, at: head.offset) }
+            if options.requireCanonical && !options.allowTags { throw CBORDecodingError(.tagNotAllowed, at: head.offset) }
             return .tagged(head.argument, try item(at: &position, depth: depth + 1))
         default:
             return try simpleOrFloat(head)
@@ -134,7 +134,7 @@ public struct CBORReader {
 
     /// True, consuming it, when the next byte is a break; throws when the input has ended.
     private func atBreak(_ position: inout Int) throws -> Bool {
-        guard position < bytes.count else { throw CBORError(.truncated, at: position) }
+        guard position < bytes.count else { throw CBORDecodingError(.truncated, at: position) }
         if bytes[position] == 0xff {
             position += 1
             return true
@@ -145,7 +145,7 @@ public struct CBORReader {
     private func checkCount(_ head: Head, itemsPerEntry: UInt64, at position: Int) throws {
         let available = bytes.count - position
         if head.argument > UInt64(available) / itemsPerEntry {
-            throw CBORError(.lengthExceedsInput(declared: head.argument, available: available), at: head.offset)
+            throw CBORDecodingError(.lengthExceedsInput(declared: head.argument, available: available), at: head.offset)
         }
     }
 
@@ -161,7 +161,7 @@ public struct CBORReader {
         while try !atBreak(&position) {
             let chunkStart = position
             let chunk = try self.head(at: &position)
-            guard chunk.major == head.major, !chunk.isIndefinite else { throw CBORError(.invalidChunk, at: chunkStart) }
+            guard chunk.major == head.major, !chunk.isIndefinite else { throw CBORDecodingError(.invalidChunk, at: chunkStart) }
             let piece = try string(chunk, at: &position)
             if head.major == 3 { _ = try text(piece, at: chunkStart) }
             content += piece
@@ -170,7 +170,7 @@ public struct CBORReader {
     }
 
     private func text(_ bytes: [UInt8], at offset: Int) throws -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw CBORError(.invalidUTF8, at: offset) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw CBORDecodingError(.invalidUTF8, at: offset) }
         return text
     }
 
@@ -183,10 +183,10 @@ public struct CBORReader {
             let key = try item(at: &position, depth: depth + 1)
             let encodedKey = CBORWriter.encode(key, canonical: false)
             if !options.allowDuplicateMapKeys && !seenKeys.insert(encodedKey).inserted {
-                throw CBORError(.duplicateMapKey, at: keyOffset)
+                throw CBORDecodingError(.duplicateMapKey, at: keyOffset)
             }
             if options.requireCanonical, let previousKey, !CBORWriter.ctap2Precedes(previousKey, encodedKey) {
-                throw CBORError(.nonCanonicalKeyOrder, at: keyOffset)
+                throw CBORDecodingError(.nonCanonicalKeyOrder, at: keyOffset)
             }
             previousKey = encodedKey
             entries.append(CBORMapEntry(key, try item(at: &position, depth: depth + 1)))
@@ -208,7 +208,7 @@ public struct CBORReader {
         case 22: return .null
         case 23: return .undefined
         case 24:
-            if head.argument < 32 { throw CBORError(.invalidSimpleValue, at: head.offset) }
+            if head.argument < 32 { throw CBORDecodingError(.invalidSimpleValue, at: head.offset) }
             return .simple(UInt8(head.argument))
         case 25: return .float16(UInt16(head.argument))
         case 26: return .float32(UInt32(head.argument))

@@ -12,43 +12,9 @@ public enum BuiltinCatalogue {
         return families.flatMap { $0.rules }.filter { seen.insert($0.id).inserted }
     }
 
+    /// The built-in profiles, in catalogue order (also `Profile.appleAppAttest`, ...).
     public static let profiles: [Profile] = [
-        Profile(
-            name: "apple-app-attest",
-            description: "Apple App Attest as Apple documents it: attestation steps 1-9 and assertion steps 1-6, strict encodings.",
-            families: [AppAttestFamily.name],
-            rules: Set(AppAttestFamily.rules.map(\.id)),
-            parameters: appAttestParameters),
-        Profile(
-            name: "android-key-attestation",
-            description: "Android Key Attestation as Google recommends verifying it: chain to a Google root, revocation, challenge, hardware security level, generated key, locked and verified boot, allow-listed app.",
-            families: [AndroidFamily.name],
-            rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id)),
-            parameters: androidParameters),
-        Profile(
-            name: "device-bound-passkey-import",
-            description: "The native-app passkey import (seeds/000): start, then complete with App Attest on iOS or, on Android, an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked; a signed proof of exactly six members; a single-use 10-minute challenge; five passkeys per user; then WebAuthn assertions by the imported key with optional per-approval App Attest assertions.",
-            families: [AppAttestFamily.name, AndroidFamily.name, PasskeyImportFamily.name],
-            rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id) + PasskeyImportFamily.rules.map(\.id)),
-            parameters: appAttestParameters.merging(androidParameters) { first, _ in first }.merging(importParameters) { first, _ in first }),
-        Profile(
-            name: "webauthn-l3",
-            description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple, fido-u2f and none formats (§8), a required attestation chain, user verification required, and counters that must increase once non-zero.",
-            families: [WebAuthnFamily.name],
-            rules: Set(WebAuthnFamily.rules.map(\.id)),
-            parameters: webAuthnParameters.merging(androidParameters) { first, _ in first }),
-        Profile(
-            name: "per-request-device-attestation",
-            description: "Every API request proves a genuine app on genuine hardware (seeds/001): on iOS an App Attest assertion per request over challenge, method, path and query, and body hash, after a one-time attestation; on Android a Play Integrity token (JWE A256KW/A256GCM around an ES256 JWS) exchanged for a 24-hour session token. Device failures answer 403, account-token failures 401.",
-            families: [PerRequestFamily.name],
-            rules: Set(PerRequestFamily.rules.map(\.id)),
-            parameters: appAttestParameters.merging(androidParameters) { first, _ in first }.merging(perRequestParameters) { first, _ in first }),
-        Profile(
-            name: "step-up-signing",
-            description: "Biometric step-up (seeds/003): a registered device key signs a one-time challenge that is random, lives 120 seconds, is used once, and is bound to the account, the key and the action.",
-            families: [StepUpFamily.name],
-            rules: Set(StepUpFamily.rules.map(\.id)),
-            parameters: ["challengeLifetime": "120", "stepUpMessage": "challenge"]),
+        .appleAppAttest, .androidKeyAttestation, .deviceBoundPasskeyImport, .webAuthnL3, .perRequestDeviceAttestation, .stepUpSigning,
     ]
 
     /// The relying party's web origin and its Android app's origin (the app of `androidParameters`).
@@ -98,4 +64,49 @@ public enum BuiltinCatalogue {
             return ("\(family.name).json", suite)
         }
     }
+}
+
+/// The built-in profiles by name, so a consumer writes `profile: .appleAppAttest`.
+extension Profile {
+    public static let appleAppAttest = Profile(
+        name: "apple-app-attest",
+        description: "Apple App Attest as Apple documents it: attestation steps 1-9 and assertion steps 1-6, strict encodings.",
+        families: [AppAttestFamily.name],
+        rules: Set(AppAttestFamily.rules.map(\.id)),
+        parameters: BuiltinCatalogue.appAttestParameters)
+
+    public static let androidKeyAttestation = Profile(
+        name: "android-key-attestation",
+        description: "Android Key Attestation as Google recommends verifying it: chain to a Google root, revocation, challenge, hardware security level, generated key, locked and verified boot, allow-listed app.",
+        families: [AndroidFamily.name],
+        rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id)),
+        parameters: BuiltinCatalogue.androidParameters)
+
+    public static let deviceBoundPasskeyImport = Profile(
+        name: "device-bound-passkey-import",
+        description: "The native-app passkey import (seeds/000): start, then complete with App Attest on iOS or, on Android, an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked; a signed proof of exactly six members; a single-use 10-minute challenge; five passkeys per user; then WebAuthn assertions by the imported key with optional per-approval App Attest assertions.",
+        families: [AppAttestFamily.name, AndroidFamily.name, PasskeyImportFamily.name],
+        rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id) + PasskeyImportFamily.rules.map(\.id)),
+        parameters: BuiltinCatalogue.appAttestParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first }.merging(BuiltinCatalogue.importParameters) { first, _ in first })
+
+    public static let webAuthnL3 = Profile(
+        name: "webauthn-l3",
+        description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple, fido-u2f and none formats (§8), a required attestation chain, user verification required, and counters that must increase once non-zero.",
+        families: [WebAuthnFamily.name],
+        rules: Set(WebAuthnFamily.rules.map(\.id)),
+        parameters: BuiltinCatalogue.webAuthnParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first })
+
+    public static let perRequestDeviceAttestation = Profile(
+        name: "per-request-device-attestation",
+        description: "Every API request proves a genuine app on genuine hardware (seeds/001): on iOS an App Attest assertion per request over challenge, method, path and query, and body hash, after a one-time attestation; on Android a Play Integrity token (JWE A256KW/A256GCM around an ES256 JWS) exchanged for a 24-hour session token. Device failures answer 403, account-token failures 401.",
+        families: [PerRequestFamily.name],
+        rules: Set(PerRequestFamily.rules.map(\.id)),
+        parameters: BuiltinCatalogue.appAttestParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first }.merging(BuiltinCatalogue.perRequestParameters) { first, _ in first })
+
+    public static let stepUpSigning = Profile(
+        name: "step-up-signing",
+        description: "Biometric step-up (seeds/003): a registered device key signs a one-time challenge that is random, lives 120 seconds, is used once, and is bound to the account, the key and the action.",
+        families: [StepUpFamily.name],
+        rules: Set(StepUpFamily.rules.map(\.id)),
+        parameters: ["challengeLifetime": "120", "stepUpMessage": "challenge"])
 }

@@ -18,7 +18,7 @@ public struct COSEKey: Hashable, Sendable {
         case rs512 = -259
 
         /// The hash the signature is computed with; nil for EdDSA, which signs the message itself.
-        public var digest: DigestAlgorithm? {
+        public var digest: HashAlgorithm? {
             switch self {
             case .es256, .rs256: return .sha256
             case .es384, .rs384: return .sha384
@@ -113,7 +113,7 @@ public struct COSEKey: Hashable, Sendable {
                 guard fits || !requireAlgorithmFit && [.edDSA, .ed25519, .ed448].contains(algorithm) else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: curveValue)
                 }
-                let oid: ASN1ObjectIdentifier
+                let oid: DERObjectIdentifier
                 switch curveValue {
                 case Self.ed25519: oid = "1.3.101.112"
                 case Self.ed448: oid = "1.3.101.113"
@@ -123,7 +123,7 @@ public struct COSEKey: Hashable, Sendable {
             default:
                 throw ParseError.unsupported(label: 1, value: keyType)
             }
-        } catch let error as CryptoError {
+        } catch let error as AttestCryptoError {
             throw ParseError.invalidKey("\(error)")
         }
         self.algorithm = algorithm

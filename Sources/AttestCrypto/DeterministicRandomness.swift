@@ -19,7 +19,7 @@ final class DeterministicRandomness: @unchecked Sendable {
 
     private init() {
         guard let context = OSSL_LIB_CTX_new(), RAND_set_DRBG_type(context, "TEST-RAND", nil, nil, nil) == 1 else {
-            fatalError("OpenSSL TEST-RAND is unavailable: \(CryptoError.drainQueue())")
+            fatalError("OpenSSL TEST-RAND is unavailable: \(AttestCryptoError.drainQueue())")
         }
         libraryContext = context
     }
@@ -46,7 +46,7 @@ final class DeterministicRandomness: @unchecked Sendable {
     /// `count` bytes of AES-256-CTR keystream under HKDF-SHA256(`secret`, info: `label`).
     static func stream(secret: [UInt8], label: String, count: Int) throws -> [UInt8] {
         let key = try hkdfSHA256(secret: secret, salt: Array("attest-harness".utf8), info: Array(label.utf8), count: 32)
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.fromQueue("EVP_CIPHER_CTX_new") }
+        guard let context = EVP_CIPHER_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_CIPHER_CTX_new") }
         defer { EVP_CIPHER_CTX_free(context) }
         let iv = [UInt8](repeating: 0, count: 16)
         try check(EVP_EncryptInit_ex(context, EVP_aes_256_ctr(), nil, key, iv), "EVP_EncryptInit_ex")
@@ -60,9 +60,9 @@ final class DeterministicRandomness: @unchecked Sendable {
 
 /// HKDF (RFC 5869) with SHA-256, from OpenSSL's KDF provider.
 public func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int) throws -> [UInt8] {
-    guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { throw CryptoError.fromQueue("EVP_KDF_fetch HKDF") }
+    guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { throw AttestCryptoError.fromQueue("EVP_KDF_fetch HKDF") }
     defer { EVP_KDF_free(kdf) }
-    guard let context = EVP_KDF_CTX_new(kdf) else { throw CryptoError.fromQueue("EVP_KDF_CTX_new") }
+    guard let context = EVP_KDF_CTX_new(kdf) else { throw AttestCryptoError.fromQueue("EVP_KDF_CTX_new") }
     defer { EVP_KDF_CTX_free(context) }
     var out = [UInt8](repeating: 0, count: count)
     var digest = Array("SHA256".utf8CString)

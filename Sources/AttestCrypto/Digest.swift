@@ -1,7 +1,7 @@
 internal import CAttestOpenSSL
 
 /// Hash functions used by the evidence formats: SHA-256 (App Attest, WebAuthn, Android) and SHA-384.
-public enum DigestAlgorithm: String, Hashable, Sendable, CaseIterable {
+public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
     case sha256 = "SHA256"
     case sha384 = "SHA384"
     case sha512 = "SHA512"
@@ -44,7 +44,7 @@ public enum DigestAlgorithm: String, Hashable, Sendable, CaseIterable {
 }
 
 /// SHA-256 of `message`, the hash most of the evidence formats use.
-public func sha256(_ message: [UInt8]) -> [UInt8] { DigestAlgorithm.sha256.hash(message) }
+public func sha256(_ message: [UInt8]) -> [UInt8] { HashAlgorithm.sha256.hash(message) }
 
 /// Cryptographically secure random bytes from OpenSSL's default generator.
 public func secureRandomBytes(_ count: Int) -> [UInt8] {

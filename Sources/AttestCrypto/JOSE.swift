@@ -30,7 +30,7 @@ public enum JOSE {
     public static func signES256(_ payload: [UInt8], key: PrivateKey, header: String = jwsHeader) throws -> String {
         let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payload)
         let der = try key.sign(Array(signingInput.utf8), digest: .sha256)
-        return signingInput + "." + Base64URL.encode(try ECDSASignature(der: der).raw(curve: .p256))
+        return signingInput + "." + Base64URL.encode(try ECDSASignatureValue(der: der).raw(curve: .p256))
     }
 
     /// The payload of an ES256 compact JWS; `verify: false` skips the signature, as a verifier that only decodes.
@@ -42,7 +42,7 @@ public enum JOSE {
             throw Failure.unsupportedHeader(String(decoding: header, as: UTF8.self))
         }
         if verify {
-            guard signature.count == 64, let der = try? ECDSASignature(raw: signature, curve: .p256).der,
+            guard signature.count == 64, let der = try? ECDSASignatureValue(raw: signature, curve: .p256).der,
                   key.verify(der, for: Array((parts[0] + "." + parts[1]).utf8), digest: .sha256) else { throw Failure.signature }
         }
         return payload
@@ -51,8 +51,8 @@ public enum JOSE {
     /// `header.encryptedKey.iv.ciphertext.tag` with the content key `cek` wrapped under `key`.
     public static func encrypt(_ payload: [UInt8], key: [UInt8], cek: [UInt8], iv: [UInt8], header: String = jweHeader) throws -> String {
         let protected = Base64URL.encode(Array(header.utf8))
-        let sealed = try AES.sealGCM(payload, key: cek, iv: iv, aad: Array(protected.utf8))
-        return [protected, Base64URL.encode(try AES.wrap(cek, key: key)), Base64URL.encode(iv),
+        let sealed = try AESCipher.sealGCM(payload, key: cek, iv: iv, aad: Array(protected.utf8))
+        return [protected, Base64URL.encode(try AESCipher.wrap(cek, key: key)), Base64URL.encode(iv),
                 Base64URL.encode(sealed.ciphertext), Base64URL.encode(sealed.tag)].joined(separator: ".")
     }
 
@@ -66,9 +66,9 @@ public enum JOSE {
         guard fields["alg"] as? String == "A256KW", fields["enc"] as? String == "A256GCM" else {
             throw Failure.unsupportedHeader(String(decoding: header, as: UTF8.self))
         }
-        guard let cek = try? AES.unwrap(wrapped, key: key), cek.count == 32 else { throw Failure.keyUnwrap }
+        guard let cek = try? AESCipher.unwrap(wrapped, key: key), cek.count == 32 else { throw Failure.keyUnwrap }
         do {
-            return try AES.openGCM(ciphertext, key: cek, iv: iv, aad: Array(parts[0].utf8), tag: tag, verifyTag: verifyTag)
+            return try AESCipher.openGCM(ciphertext, key: cek, iv: iv, aad: Array(parts[0].utf8), tag: tag, verifyTag: verifyTag)
         } catch {
             throw Failure.authenticationTag
         }

@@ -71,7 +71,7 @@ public enum ECCurve: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The hash ECDSA normally pairs with this curve.
-    public var digest: DigestAlgorithm {
+    public var digest: HashAlgorithm {
         switch self {
         case .p256: return .sha256
         case .p384: return .sha384

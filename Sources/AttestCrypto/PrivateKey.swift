@@ -16,7 +16,7 @@ public final class PrivateKey: @unchecked Sendable {
         self.algorithm = algorithm
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_PrivateKey(pkey, &der)
-        guard length > 0, let der else { throw CryptoError.fromQueue("i2d_PrivateKey") }
+        guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PrivateKey") }
         defer { copenssl_free(der) }
         signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
     }
@@ -88,13 +88,13 @@ public final class PrivateKey: @unchecked Sendable {
     /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
     /// for RSA keys (RFC 8017 §8.2). `digest` hashes the message first, as ES256 and friends require; EdDSA keys
     /// sign the message itself and take no digest (RFC 8032 §5.1.6).
-    public func sign(_ message: [UInt8], digest: DigestAlgorithm?) throws -> [UInt8] {
+    public func sign(_ message: [UInt8], digest: HashAlgorithm?) throws -> [UInt8] {
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
             secret: signingSecret, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)), count: entropyCount)
         return try DeterministicRandomness.shared.withEntropy(entropy) { context in
-            guard let md = EVP_MD_CTX_new() else { throw CryptoError.fromQueue("EVP_MD_CTX_new") }
+            guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }
             try check(EVP_DigestSignInit_ex(md, nil, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
             var length = 0

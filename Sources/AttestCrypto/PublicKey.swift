@@ -29,10 +29,10 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// An EC key from its uncompressed X9.63 point `04 || X || Y` (SEC 1 §2.3.3).
     public convenience init(x963 point: [UInt8], curve: ECCurve) throws {
         guard point.count == 1 + 2 * curve.coordinateSize, point.first == 0x04 else {
-            throw CryptoError.malformed(what: "X9.63 point", reason: "expected 04 || X || Y for \(curve.rawValue)")
+            throw AttestCryptoError.malformed(what: "X9.63 point", reason: "expected 04 || X || Y for \(curve.rawValue)")
         }
         guard let ctx = EVP_PKEY_CTX_new_from_name(DeterministicRandomness.shared.libraryContext, "EC", nil) else {
-            throw CryptoError.fromQueue("EVP_PKEY_CTX_new_from_name")
+            throw AttestCryptoError.fromQueue("EVP_PKEY_CTX_new_from_name")
         }
         defer { EVP_PKEY_CTX_free(ctx) }
         try check(EVP_PKEY_fromdata_init(ctx), "EVP_PKEY_fromdata_init")
@@ -51,7 +51,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         }
         // OpenSSL checks that the point lies on the curve.
         guard result == 1, let pkey = key else {
-            throw CryptoError.malformed(what: "X9.63 point", reason: CryptoError.drainQueue().joined(separator: "; "))
+            throw AttestCryptoError.malformed(what: "X9.63 point", reason: AttestCryptoError.drainQueue().joined(separator: "; "))
         }
         defer { EVP_PKEY_free(pkey) }
         try self.init(spki: PublicKey.spki(of: pkey))
@@ -59,8 +59,8 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     /// A `-----BEGIN PUBLIC KEY-----` PEM.
     public convenience init(pem: String) throws {
-        guard let document = try PEMDocument.parseAll(pem).first, document.label == "PUBLIC KEY" else {
-            throw CryptoError.malformed(what: "public key PEM", reason: "no PUBLIC KEY block")
+        guard let document = try PEMBlock.parseAll(pem).first, document.label == "PUBLIC KEY" else {
+            throw AttestCryptoError.malformed(what: "public key PEM", reason: "no PUBLIC KEY block")
         }
         try self.init(spki: document.der)
     }
@@ -80,7 +80,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     static func spki(of pkey: OpaquePointer) throws -> [UInt8] {
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_PUBKEY(pkey, &der)
-        guard length > 0, let der else { throw CryptoError.fromQueue("i2d_PUBKEY") }
+        guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PUBKEY") }
         defer { copenssl_free(der) }
         return Array(UnsafeBufferPointer(start: der, count: Int(length)))
     }
@@ -89,7 +89,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         if EVP_PKEY_is_a(pkey, "RSA") == 1 { return .rsa(bits: Int(EVP_PKEY_get_bits(pkey))) }
         if EVP_PKEY_is_a(pkey, "ED25519") == 1 { return .ed25519 }
         if EVP_PKEY_is_a(pkey, "ED448") == 1 { return .ed448 }
-        guard EVP_PKEY_is_a(pkey, "EC") == 1 else { throw CryptoError.unsupported("key type other than EC and RSA") }
+        guard EVP_PKEY_is_a(pkey, "EC") == 1 else { throw AttestCryptoError.unsupported("key type other than EC and RSA") }
         var name = [CChar](repeating: 0, count: 64)
         var length = 0
         try check(EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, &name, name.count, &length),
@@ -99,20 +99,20 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         case "prime256v1", "P-256": return .ec(.p256)
         case "secp384r1", "P-384": return .ec(.p384)
         case "secp521r1", "P-521": return .ec(.p521)
-        default: throw CryptoError.unsupported("EC group \(group)")
+        default: throw AttestCryptoError.unsupported("EC group \(group)")
         }
     }
 
     /// The uncompressed X9.63 point `04 || X || Y` of an EC key (the BIT STRING content of its SPKI).
     public var x963Point: [UInt8] {
         get throws {
-            guard case .ec(let curve) = algorithm else { throw CryptoError.unsupported("X9.63 point of \(algorithm)") }
+            guard case .ec(let curve) = algorithm else { throw AttestCryptoError.unsupported("X9.63 point of \(algorithm)") }
             var out = [UInt8](repeating: 0, count: 1 + 2 * curve.coordinateSize)
             var length = 0
             try check(EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY, &out, out.count, &length),
                       "EVP_PKEY_get_octet_string_param pub")
             guard length == out.count, out[0] == 0x04 else {
-                throw CryptoError.malformed(what: "EC public key", reason: "not an uncompressed point")
+                throw AttestCryptoError.malformed(what: "EC public key", reason: "not an uncompressed point")
             }
             return out
         }
@@ -121,7 +121,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// The COSE_Key of an EC key (RFC 9053 §7.1.1): `{1: 2, 3: alg, -1: crv, -2: x, -3: y}`.
     public var coseKey: CBORValue {
         get throws {
-            guard case .ec(let curve) = algorithm else { throw CryptoError.unsupported("COSE key of \(algorithm)") }
+            guard case .ec(let curve) = algorithm else { throw AttestCryptoError.unsupported("COSE key of \(algorithm)") }
             let point = try x963Point
             let size = curve.coordinateSize
             return .map([
@@ -143,11 +143,11 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     /// Verifies an ECDSA (DER), RSASSA-PKCS1-v1_5 or (with no digest) EdDSA signature over `message`; false for
     /// any failure.
-    public func verify(_ signature: [UInt8], for message: [UInt8], digest: DigestAlgorithm?) -> Bool {
+    public func verify(_ signature: [UInt8], for message: [UInt8], digest: HashAlgorithm?) -> Bool {
         guard let md = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(md)
-            CryptoError.drainQueue()
+            AttestCryptoError.drainQueue()
         }
         guard EVP_DigestVerifyInit_ex(md, nil, digest?.rawValue, DeterministicRandomness.shared.libraryContext,
                                       nil, pkey, nil) == 1 else { return false }

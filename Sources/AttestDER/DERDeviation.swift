@@ -12,7 +12,7 @@ public enum DERDeviation: Hashable, Sendable {
     /// BOOLEAN content octet other than `00`/`FF`, e.g. `01`: `.invalidBoolean`.
     case booleanOctet(UInt8)
     /// The same tag number in another class: `.unexpectedTag` in the schema.
-    case tagClass(ASN1Identifier.TagClass)
+    case tagClass(DERIdentifier.TagClass)
     /// A primitive universal type marked constructed or vice versa: `.wrongConstruction`.
     case flipConstructedBit
     /// SET elements in descending order: `.unsortedSet`.

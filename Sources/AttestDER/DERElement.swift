@@ -19,14 +19,14 @@ public struct DERElement: Sendable, CustomStringConvertible {
         case indefinite
     }
 
-    public var identifier: ASN1Identifier
+    public var identifier: DERIdentifier
     public var content: Content
     public var lengthEncoding: LengthEncoding
     /// Offset of the identifier octet in the parsed input, or `nil` for elements built in code.
     public var offset: Int?
 
     public init(
-        _ identifier: ASN1Identifier,
+        _ identifier: DERIdentifier,
         _ content: Content,
         lengthEncoding: LengthEncoding = .definite,
         offset: Int? = nil
@@ -38,12 +38,12 @@ public struct DERElement: Sendable, CustomStringConvertible {
     }
 
     /// A primitive element holding `bytes` as its content octets, with no validation (used for raw variants).
-    public static func primitive(_ identifier: ASN1Identifier, _ bytes: [UInt8]) -> DERElement {
+    public static func primitive(_ identifier: DERIdentifier, _ bytes: [UInt8]) -> DERElement {
         DERElement(identifier, .primitive(bytes))
     }
 
     /// A constructed element holding `children`.
-    public static func constructed(_ identifier: ASN1Identifier, _ children: [DERElement]) -> DERElement {
+    public static func constructed(_ identifier: DERIdentifier, _ children: [DERElement]) -> DERElement {
         DERElement(identifier, .constructed(children))
     }
 

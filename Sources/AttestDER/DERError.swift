@@ -36,7 +36,7 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
         /// An end-of-contents marker (`00 00`) where an element was expected.
         case unexpectedEndOfContents
         /// A different element than the schema requires at this position.
-        case unexpectedTag(expected: ASN1Identifier, found: ASN1Identifier)
+        case unexpectedTag(expected: DERIdentifier, found: DERIdentifier)
         /// The schema requires another element here but the enclosing element has no more.
         case missingElement
         /// Components the schema requires in ascending tag order are not (Android AuthorizationList).

@@ -110,13 +110,13 @@ public struct DERReader {
     }
 
     /// X.690 §8.1.2: one octet for tag numbers below 31, otherwise `0x1f` and base-128 digits.
-    private func readIdentifier(at start: Int, limit: Int) throws -> (ASN1Identifier, Int) {
+    private func readIdentifier(at start: Int, limit: Int) throws -> (DERIdentifier, Int) {
         guard start < limit else { throw DERError(.truncated, at: start) }
         let first = bytes[start]
-        let tagClass = ASN1Identifier.TagClass(rawValue: first >> 6)!
+        let tagClass = DERIdentifier.TagClass(rawValue: first >> 6)!
         let constructed = first & 0x20 != 0
         if first & 0x1f != 0x1f {
-            return (ASN1Identifier(tagClass: tagClass, tagNumber: UInt64(first & 0x1f), isConstructed: constructed),
+            return (DERIdentifier(tagClass: tagClass, tagNumber: UInt64(first & 0x1f), isConstructed: constructed),
                     start + 1)
         }
         var number: UInt64 = 0
@@ -131,7 +131,7 @@ public struct DERReader {
             if digit & 0x80 == 0 { break }
         }
         if number < 31 { throw DERError(.nonMinimalTagNumber, at: start + 1) }
-        return (ASN1Identifier(tagClass: tagClass, tagNumber: number, isConstructed: constructed), position)
+        return (DERIdentifier(tagClass: tagClass, tagNumber: number, isConstructed: constructed), position)
     }
 
     /// X.690 §8.1.3 and §10.1. Returns `nil` as the length for the indefinite form.
@@ -167,7 +167,7 @@ public struct DERReader {
     }
 
     /// X.690 §11.6: SET OF components in ascending order of their encodings, the shorter padded with zeros.
-    private func checkSetOrder(_ identifier: ASN1Identifier, _ spans: [Range<Int>]) throws {
+    private func checkSetOrder(_ identifier: DERIdentifier, _ spans: [Range<Int>]) throws {
         guard identifier == .set, !options.allowUnsortedSets, spans.count > 1 else { return }
         for i in 1..<spans.count where DERReader.precedes(bytes[spans[i]], bytes[spans[i - 1]]) {
             throw DERError(.unsortedSet, at: spans[i].lowerBound)
@@ -185,7 +185,7 @@ public struct DERReader {
         return false
     }
 
-    private func checkPrimitiveContent(_ identifier: ASN1Identifier, _ content: [UInt8], at offset: Int) throws {
+    private func checkPrimitiveContent(_ identifier: DERIdentifier, _ content: [UInt8], at offset: Int) throws {
         guard identifier.tagClass == .universal else { return }
         switch identifier.tagNumber {
         case 1:
@@ -208,7 +208,7 @@ public struct DERReader {
         case 5:
             if !content.isEmpty { throw DERError(.invalidNull, at: offset) }
         case 6:
-            if ASN1ObjectIdentifier(contentBytes: content) == nil { throw DERError(.invalidObjectIdentifier, at: offset) }
+            if DERObjectIdentifier(contentBytes: content) == nil { throw DERError(.invalidObjectIdentifier, at: offset) }
         case 28:
             // UniversalString holds 4-octet characters, BMPString 2-octet ones (X.690 §8.23.7, §8.23.8).
             if content.count % 4 != 0 { throw DERError(.invalidString, at: offset) }

@@ -6,7 +6,7 @@ extension DERElement {
 
     /// Throws unless this element has `identifier`.
     @discardableResult
-    public func expect(_ identifier: ASN1Identifier, field: String? = nil) throws -> DERElement {
+    public func expect(_ identifier: DERIdentifier, field: String? = nil) throws -> DERElement {
         guard self.identifier == identifier else {
             throw DERError(.unexpectedTag(expected: identifier, found: self.identifier), at: location, field: field)
         }
@@ -14,14 +14,14 @@ extension DERElement {
     }
 
     /// Content octets of a primitive element with `identifier`.
-    public func primitiveContent(_ identifier: ASN1Identifier, field: String? = nil) throws -> [UInt8] {
+    public func primitiveContent(_ identifier: DERIdentifier, field: String? = nil) throws -> [UInt8] {
         try expect(identifier, field: field)
         guard let bytes = primitiveBytes else { throw DERError(.wrongConstruction, at: location, field: field) }
         return bytes
     }
 
     /// A reader over the children of a constructed element with `identifier` (SEQUENCE by default).
-    public func contents(_ identifier: ASN1Identifier = .sequence, field: String? = nil) throws -> DERChildren {
+    public func contents(_ identifier: DERIdentifier = .sequence, field: String? = nil) throws -> DERChildren {
         try expect(identifier, field: field)
         guard let children else { throw DERError(.wrongConstruction, at: location, field: field) }
         return DERChildren(parent: self, elements: children, field: field)
@@ -77,7 +77,7 @@ public struct DERChildren {
     }
 
     /// The next child if it has `identifier` (for OPTIONAL and DEFAULT components), else nil.
-    public mutating func next(ifIdentifier identifier: ASN1Identifier) -> DERElement? {
+    public mutating func next(ifIdentifier identifier: DERIdentifier) -> DERElement? {
         guard remaining.first?.identifier == identifier else { return nil }
         return remaining.popFirst()
     }

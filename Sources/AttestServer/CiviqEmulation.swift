@@ -2,7 +2,8 @@ import AttestCatalogue
 import AttestConformance
 import AttestCrypto
 import Foundation
-import AttestVerifiers
+import AttestReference
+import AttestEvidence
 
 /// The Civiq-style device-attestation API (seeds/001) in front of the reference verifier, so that the
 /// `civiq+http` driver is tested against a real server process: `GET /device/challenge`, `POST /device/attest`,
@@ -13,7 +14,7 @@ final class CiviqEmulation: @unchecked Sendable {
     static let knownHeaders = ["Authorization", "X-Platform", "X-Apple-App-Attest-Assertion", "X-Apple-App-Attest-Key-ID",
                                "X-Apple-App-Attest-Challenge", "X-Apple-App-Attest-Client-Data", "X-Android-Device-Token"]
 
-    private let session: any VerificationSession
+    private var session: ReferenceSession
     private let lock = NSLock()
 
     init(profile: Profile, seed: UInt64) throws {
@@ -28,7 +29,7 @@ final class CiviqEmulation: @unchecked Sendable {
         func json(_ status: UInt32, _ object: [String: String]) -> (UInt32, Data) {
             (status, (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
         }
-        func answer(_ step: Step, success: [String: String]) -> (UInt32, Data) {
+        func answer(_ step: VerifierStep, success: [String: String]) -> (UInt32, Data) {
             lock.lock()
             defer { lock.unlock() }
             do {
@@ -42,31 +43,31 @@ final class CiviqEmulation: @unchecked Sendable {
         switch (method, target) {
         case ("GET", "/device/challenge"):
             let challenge = secureRandomBytes(32)
-            return answer(Step(kind: PerRequestFamily.challengeStep, inputs: ["challenge": challenge], time: time),
+            return answer(VerifierStep(kind: .perRequestChallenge, inputs: [.challenge: challenge], time: time),
                           success: ["challenge": Base64URL.encode(challenge)])
         case ("POST", "/device/attest"):
             guard let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: String],
                   let challenge = fields["challenge"].flatMap(Base64URL.decode) else {
                 return json(400, ["error": "the body is not {platform, challenge, ...}"])
             }
-            var inputs: [String: [UInt8]] = ["platform": Array((fields["platform"] ?? "").utf8), "challenge": challenge]
+            var inputs: [InputKey: [UInt8]] = [.platform: Array((fields["platform"] ?? "").utf8), .challenge: challenge]
             var success = ["status": "ok"]
             if fields["platform"] == "android" {
                 let token = Base64URL.encode(secureRandomBytes(24))
-                inputs["integrityToken"] = Array((fields["integrity_token"] ?? "").utf8)
-                inputs["sessionToken"] = Array(token.utf8)
+                inputs[.integrityToken] = Array((fields["integrity_token"] ?? "").utf8)
+                inputs[.sessionToken] = Array(token.utf8)
                 success["android_token"] = token
             } else {
-                inputs["keyId"] = Data(base64Encoded: fields["key_id"] ?? "").map(Array.init) ?? []
-                inputs["attestationObject"] = Data(base64Encoded: fields["attestation"] ?? "").map(Array.init) ?? []
+                inputs[.keyId] = Data(base64Encoded: fields["key_id"] ?? "").map(Array.init) ?? []
+                inputs[.attestationObject] = Data(base64Encoded: fields["attestation"] ?? "").map(Array.init) ?? []
             }
-            return answer(Step(kind: PerRequestFamily.attestStep, inputs: inputs, time: time), success: success)
+            return answer(VerifierStep(kind: .perRequestAttest, inputs: inputs, time: time), success: success)
         default:
-            var inputs: [String: [UInt8]] = ["method": Array(method.utf8), "target": Array(target.utf8), "body": Array(body)]
+            var inputs: [InputKey: [UInt8]] = [.method: Array(method.utf8), .target: Array(target.utf8), .body: Array(body)]
             for name in Self.knownHeaders {
-                if let value = headers[name.lowercased()] { inputs["header.\(name)"] = Array(value.utf8) }
+                if let value = headers[name.lowercased()] { inputs[.header(name)] = Array(value.utf8) }
             }
-            return answer(Step(kind: PerRequestFamily.requestStep, inputs: inputs, time: time), success: ["status": "ok"])
+            return answer(VerifierStep(kind: .perRequestRequest, inputs: inputs, time: time), success: ["status": "ok"])
         }
     }
 }

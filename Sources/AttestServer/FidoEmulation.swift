@@ -2,7 +2,8 @@ import AttestCatalogue
 import AttestConformance
 import AttestCrypto
 import Foundation
-import AttestVerifiers
+import AttestReference
+import AttestEvidence
 
 /// The FIDO2 server conformance API (`/attestation/options`, `/attestation/result`, `/assertion/options`,
 /// `/assertion/result`, each answering a ServerResponse `{status: ok|failed, errorMessage}`) in front of the
@@ -15,7 +16,7 @@ final class FidoEmulation: @unchecked Sendable {
         let registration: Bool
     }
 
-    private let session: any VerificationSession
+    private var session: ReferenceSession
     private let lock = NSLock()
     private var users: [String: [UInt8]] = [:]
     private var pending: [String: Pending] = [:]
@@ -57,20 +58,20 @@ final class FidoEmulation: @unchecked Sendable {
                   options.registration == (target == "/attestation/result") else {
                 return failed("no pending options for this response's challenge")
             }
-            let step: Step
+            let step: VerifierStep
             if options.registration {
-                step = Step(kind: WebAuthnFamily.registrationStep, inputs: [
-                    "clientDataJSON": clientDataJSON, "attestationObject": decoded("attestationObject") ?? [], "challenge": challenge,
-                    "user": options.user,
+                step = VerifierStep(kind: .webAuthnRegistration, inputs: [
+                    .clientDataJSON: clientDataJSON, .attestationObject: decoded("attestationObject") ?? [], .challenge: challenge,
+                    .user: options.user,
                 ], time: time)
             } else {
-                var inputs: [String: [UInt8]] = [
-                    "credentialId": (fields["rawId"] as? String).flatMap(Base64URL.decode) ?? [], "clientDataJSON": clientDataJSON,
-                    "authenticatorData": decoded("authenticatorData") ?? [], "signature": decoded("signature") ?? [],
-                    "challenge": challenge, "user": options.user,
+                var inputs: [InputKey: [UInt8]] = [
+                    .credentialId: (fields["rawId"] as? String).flatMap(Base64URL.decode) ?? [], .clientDataJSON: clientDataJSON,
+                    .authenticatorData: decoded("authenticatorData") ?? [], .signature: decoded("signature") ?? [],
+                    .challenge: challenge, .user: options.user,
                 ]
-                inputs["userHandle"] = decoded("userHandle")
-                step = Step(kind: WebAuthnFamily.assertionStep, inputs: inputs, time: time)
+                inputs[.userHandle] = decoded("userHandle")
+                step = VerifierStep(kind: .webAuthnAssertion, inputs: inputs, time: time)
             }
             do {
                 let verdict = try session.verify(step)

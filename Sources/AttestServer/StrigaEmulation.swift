@@ -2,7 +2,8 @@ import AttestCatalogue
 import AttestConformance
 import AttestCrypto
 import Foundation
-import AttestVerifiers
+import AttestReference
+import AttestEvidence
 
 /// The device-bound passkey import API of seeds/000 in front of the reference verifier, so that the
 /// `striga+http` driver is tested against a real server process: `POST /user/passkey/import/start` and
@@ -10,7 +11,7 @@ import AttestVerifiers
 /// imported key. Requests need an `Authorization` header; refusals answer HTTP 400 (401 for assertions) with
 /// `{"errorCode", "step", "message"}`. Its clock is `X-Attest-Harness-Time` when present.
 final class StrigaEmulation: @unchecked Sendable {
-    private let session: any VerificationSession
+    private var session: ReferenceSession
     private let rpId: String
     private let lock = NSLock()
     private var approvalChallenges: [String: [UInt8]] = [:]
@@ -32,7 +33,7 @@ final class StrigaEmulation: @unchecked Sendable {
         guard method == "POST", let fields = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
               let user = fields["userId"] as? String else { return json(400, ["errorCode": "999995", "message": "not a JSON body with userId"]) }
         func text(_ value: Any?) -> [UInt8] { Array(((value as? String) ?? "").utf8) }
-        func answer(_ step: Step, failure: UInt32, success: [String: Any]) -> (UInt32, Data) {
+        func answer(_ step: VerifierStep, failure: UInt32, success: [String: Any]) -> (UInt32, Data) {
             lock.lock()
             defer { lock.unlock() }
             do {
@@ -47,8 +48,8 @@ final class StrigaEmulation: @unchecked Sendable {
         switch target {
         case "/user/passkey/import/start":
             let challenge = secureRandomBytes(32), challengeId = UUID().uuidString.lowercased()
-            return answer(Step(kind: PasskeyImportFamily.startStep, inputs: [
-                "user": Array(user.utf8), "platform": text(fields["platform"]), "challenge": challenge, "challengeId": Array(challengeId.utf8),
+            return answer(VerifierStep(kind: .passkeyImportStart, inputs: [
+                .user: Array(user.utf8), .platform: text(fields["platform"]), .challenge: challenge, .challengeId: Array(challengeId.utf8),
             ], time: time), failure: 400, success: ["challengeId": challengeId, "challenge": Base64URL.encode(challenge), "relyingPartyId": rpId,
                                                     "expiresAt": ISO8601DateFormatter().string(from: time + 600)])
         case "/user/passkey/import/complete":
@@ -56,19 +57,19 @@ final class StrigaEmulation: @unchecked Sendable {
             let proof = fields["proof"] as? [String: Any] ?? [:], app = fields["app"] as? [String: Any] ?? [:]
             func decoded(_ value: Any?) -> [UInt8] { (value as? String).flatMap(Base64URL.decode) ?? [] }
             func standard(_ value: Any?) -> [UInt8] { (value as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? [] }
-            var inputs: [String: [UInt8]] = [
-                "user": Array(user.utf8), "challengeId": text(fields["challengeId"]), "platform": text(fields["platform"]),
-                "app": text(app["bundleId"] ?? app["packageName"]), "credentialId": decoded(passkey["credentialId"]),
-                "publicKey": decoded(passkey["publicKey"]), "algorithm": Array("\(passkey["algorithm"] ?? -7)".utf8),
-                "proofClientData": decoded(proof["clientData"]), "proofSignature": decoded(proof["signature"]),
+            var inputs: [InputKey: [UInt8]] = [
+                .user: Array(user.utf8), .challengeId: text(fields["challengeId"]), .platform: text(fields["platform"]),
+                .app: text(app["bundleId"] ?? app["packageName"]), .credentialId: decoded(passkey["credentialId"]),
+                .publicKey: decoded(passkey["publicKey"]), .algorithm: Array("\(passkey["algorithm"] ?? -7)".utf8),
+                .proofClientData: decoded(proof["clientData"]), .proofSignature: decoded(proof["signature"]),
             ]
             if let chain = attestation["certificateChain"] as? [String] {
-                inputs["certificateChain"] = chain.flatMap { Data(base64Encoded: $0).map(Array.init) ?? [] }
+                inputs[.certificateChain] = chain.flatMap { Data(base64Encoded: $0).map(Array.init) ?? [] }
             } else {
-                inputs["keyId"] = standard(attestation["keyId"])
-                inputs["attestationObject"] = standard(attestation["attestation"])
+                inputs[.keyId] = standard(attestation["keyId"])
+                inputs[.attestationObject] = standard(attestation["attestation"])
             }
-            return answer(Step(kind: PasskeyImportFamily.completeStep, inputs: inputs, time: time), failure: 400,
+            return answer(VerifierStep(kind: .passkeyImportComplete, inputs: inputs, time: time), failure: 400,
                           success: ["credential": ["credentialId": passkey["credentialId"] ?? "", "relyingPartyId": rpId]])
         case "/wallets/passkey/approval/start":
             let challenge = secureRandomBytes(32)
@@ -81,17 +82,17 @@ final class StrigaEmulation: @unchecked Sendable {
             lock.lock()
             let challenge = approvalChallenges.removeValue(forKey: user) ?? []
             lock.unlock()
-            var inputs: [String: [UInt8]] = [
-                "credentialId": (assertion["rawId"] as? String).flatMap(Base64URL.decode) ?? [], "user": Array(user.utf8), "challenge": challenge,
-                "clientDataJSON": (response["clientDataJSON"] as? String).flatMap(Base64URL.decode) ?? [],
-                "authenticatorData": (response["authenticatorData"] as? String).flatMap(Base64URL.decode) ?? [],
-                "signature": (response["signature"] as? String).flatMap(Base64URL.decode) ?? [],
+            var inputs: [InputKey: [UInt8]] = [
+                .credentialId: (assertion["rawId"] as? String).flatMap(Base64URL.decode) ?? [], .user: Array(user.utf8), .challenge: challenge,
+                .clientDataJSON: (response["clientDataJSON"] as? String).flatMap(Base64URL.decode) ?? [],
+                .authenticatorData: (response["authenticatorData"] as? String).flatMap(Base64URL.decode) ?? [],
+                .signature: (response["signature"] as? String).flatMap(Base64URL.decode) ?? [],
             ]
             if let device = assertion["deviceAttestation"] as? [String: Any] {
-                inputs["appAttestKeyId"] = (device["keyId"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
-                inputs["appAttestAssertion"] = (device["assertion"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
+                inputs[.appAttestKeyId] = (device["keyId"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
+                inputs[.appAttestAssertion] = (device["assertion"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) ?? []
             }
-            return answer(Step(kind: WebAuthnFamily.assertionStep, inputs: inputs, time: time), failure: 401, success: ["status": "confirmed"])
+            return answer(VerifierStep(kind: .webAuthnAssertion, inputs: inputs, time: time), failure: 401, success: ["status": "confirmed"])
         default:
             return json(404, ["errorCode": "404", "message": "no route \(method) \(target)"])
         }

@@ -2,7 +2,7 @@ internal import CAttestHTTPServer
 import AttestCatalogue
 import AttestConformance
 import Foundation
-import AttestVerifiers
+import AttestReference
 
 /// The reference verifier over HTTP (`attest-harness serve`), speaking attest-harness's own verdict protocol:
 /// `POST /v1/cases` takes an exec suite document (vectors/exec-suite.schema.json) and answers a results document,

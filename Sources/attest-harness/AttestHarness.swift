@@ -1,3 +1,4 @@
+import AttestConformance
 import Foundation
 
 /// `attest-harness`: forge attestation evidence, run conformance cases against verifiers, write vectors.
@@ -9,7 +10,7 @@ enum AttestHarness {
 
     static var help: String {
         var lines = ["OVERVIEW: Proves whether a device-attestation verifier is right.", "",
-                     "USAGE: attest-harness <command> [options]", "", "COMMANDS:"]
+                     "USAGE: attest-harness <command> [options]", "       attest-harness --version", "", "COMMANDS:"]
         let width = commands.map { $0.name.count }.max() ?? 0
         lines += commands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.abstract }
         lines += ["", "See 'attest-harness <command> --help' for a command's options.",
@@ -17,11 +18,15 @@ enum AttestHarness {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func main() {
+    static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first else { fail("needs a command; see attest-harness --help") }
         if ["-h", "--help", "help"].contains(first) {
             FileHandle.standardOutput.write(Data(help.utf8))
+            exit(0)
+        }
+        if ["--version", "version"].contains(first) {
+            FileHandle.standardOutput.write(Data("attest-harness \(HarnessVersion.current)\n".utf8))
             exit(0)
         }
         arguments.removeFirst()
@@ -34,7 +39,7 @@ enum AttestHarness {
                 FileHandle.standardOutput.write(Data(command.help.utf8))
                 exit(0)
             }
-            exit(try command.run(parsed))
+            exit(try await command.run(parsed))
         } catch let error as UsageError {
             fail("\(command.name): \(error)")
         } catch {

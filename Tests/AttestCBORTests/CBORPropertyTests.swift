@@ -22,7 +22,7 @@ import Testing
                 let value = try CBORReader.decode(input, options: options)
                 #expect(try CBORReader.decode(CBORWriter.encode(value, canonical: false)) == value)
                 accepted += 1
-            } catch is CBORError {
+            } catch is CBORDecodingError {
                 rejected += 1
             }
         }

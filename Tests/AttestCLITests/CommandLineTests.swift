@@ -112,7 +112,7 @@ import Testing
         #expect(rootsRun.status == 0)
         let anchor = try String(contentsOf: directory.appendingPathComponent("roots/app-attest-root.pem"), encoding: .utf8)
         #expect(anchor == (try String(contentsOf: directory.appendingPathComponent("trust-anchor-1.pem"), encoding: .utf8)))
-        #expect(try Certificate.parseChain(pem: anchor).first?.subject.contains("CN=TEST App Attestation Root CA") == true)
+        #expect(try X509Certificate.parseChain(pem: anchor).first?.subject.contains("CN=TEST App Attestation Root CA") == true)
         let roots = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("roots").path).sorted()
         #expect(roots == ["android-ec-root.pem", "android-rsa-root.pem", "android-software-root.pem", "android-status.json",
                           "app-attest-root.pem", "play-integrity-decryption-key.txt", "play-integrity-verification-key.pem",

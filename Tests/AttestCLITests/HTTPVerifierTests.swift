@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
 import Foundation
 import AttestServer
 import Testing
@@ -13,17 +14,17 @@ import FoundationNetworking
 @Suite(.serialized) struct HTTPVerifierTests {
     static let profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
 
-    @Test func referenceOverHTTPPassesAndAMutantServerIsCaught() throws {
+    @Test func referenceOverHTTPPassesAndAMutantServerIsCaught() async throws {
         let cases = try BuiltinCatalogue.cases(for: Self.profile, seed: 1)
         let server = try VerdictServer(profile: Self.profile)
         defer { server.stop() }
         let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(server.port)")!)
-        let clean = Runner(profile: Self.profile, verifier: client).run(cases, seed: 1, jobs: 2)
+        let clean = await Runner(profile: Self.profile, verifier: client).run(cases, seed: 1, jobs: 2)
         #expect(clean.exitCode == 0 && clean.results.count == 41, "\(clean.results.filter { $0.status != .pass }.map(\.summary))")
 
         let mutant = try VerdictServer(profile: Self.profile.without(.appAttestAssertionCounter))
         defer { mutant.stop() }
-        let report = Runner(profile: Self.profile, verifier: HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(mutant.port)")!))
+        let report = await Runner(profile: Self.profile, verifier: HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(mutant.port)")!))
             .run(cases, seed: 1, jobs: 2)
         #expect(report.findings.count == 4 && report.findings.allSatisfy { $0.rule == .appAttestAssertionCounter })
     }
@@ -91,7 +92,7 @@ import FoundationNetworking
         ("garbage", "not a results document"), ("huge", "limit"), ("drip", "within"), ("reset", "failed"),
         ("status", "HTTP status 500"), ("redirect", "HTTP status 302"), ("wrongid", "no entry for case"),
     ])
-    func hostileServerEndsInAHarnessErrorWithinTheTimeout(mode: String, message: String) throws {
+    func hostileServerEndsInAHarnessErrorWithinTheTimeout(mode: String, message: String) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")
         let process = Process()
         // Debian's interpreter itself, not a version-manager shim, so that terminate() reaches the server.
@@ -109,7 +110,7 @@ import FoundationNetworking
         let testCase = try #require(try BuiltinCatalogue.cases(for: Self.profile, seed: 1).first)
         let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(port)/\(mode)")!, timeout: 2, responseLimit: 1 << 20)
         let started = Date()
-        let result = Runner(profile: Self.profile, verifier: client).run(testCase)
+        let result = await Runner(profile: Self.profile, verifier: client).run(testCase)
         #expect(result.status == .error, "\(result.summary)")
         #expect(result.message?.contains(message) == true, "\(result.summary)")
         #expect(Date().timeIntervalSince(started) < 6)

@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
 import Foundation
 import AttestServer
 import Testing
@@ -41,19 +42,19 @@ import AttestVerifiers
                     injectedBug: .webAuthnSignCount, caughtBy: "webauthn.signCount.nonzero-then-zero"),
     ]
 
-    static func run(_ api: API, serverProfile: (Profile) -> Profile) throws -> RunReport {
+    static func run(_ api: API, serverProfile: (Profile) -> Profile) async throws -> RunReport {
         let profile = try #require(BuiltinCatalogue.profile(named: api.profile))
         let server = try api.serve(serverProfile(profile))
         defer { server.stop() }
         let cases = try BuiltinCatalogue.cases(for: profile, seed: 1).filter { api.sample.contains($0.id) }
         #expect(cases.count == api.sample.count)
-        return Runner(profile: profile, verifier: api.driver(URL(string: "http://127.0.0.1:\(server.port)")!)).run(cases, seed: 1)
+        return await Runner(profile: profile, verifier: api.driver(URL(string: "http://127.0.0.1:\(server.port)")!)).run(cases, seed: 1)
     }
 
     @Test(arguments: apis.keys.sorted())
-    func liveCeremonyAgreesWithTheCatalogue(api: String) throws {
+    func liveCeremonyAgreesWithTheCatalogue(api: String) async throws {
         let entry = Self.apis[api]!
-        let report = try Self.run(entry) { $0 }
+        let report = try await Self.run(entry) { $0 }
         #expect(report.exitCode == 0, "\(report.results.filter { $0.status != .pass }.map(\.summary))")
         for (caseId, status) in entry.statuses {
             #expect(report.results.first { $0.caseId == caseId }?.actual?.status == status)
@@ -61,9 +62,9 @@ import AttestVerifiers
     }
 
     @Test(arguments: apis.keys.sorted())
-    func anInjectedServerBugIsCaught(api: String) throws {
+    func anInjectedServerBugIsCaught(api: String) async throws {
         let entry = Self.apis[api]!
-        let report = try Self.run(entry) { $0.without(entry.injectedBug) }
+        let report = try await Self.run(entry) { $0.without(entry.injectedBug) }
         #expect(report.findings.map(\.caseId) == [entry.caughtBy])
     }
 

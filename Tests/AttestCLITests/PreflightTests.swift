@@ -21,14 +21,14 @@ import AttestVerifiers
     ]
 
     @Test(arguments: AssociationFiles.Variant.allCases.map(\.rawValue))
-    func eachBrokenFormFailsItsCheck(variant: String) throws {
+    func eachBrokenFormFailsItsCheck(variant: String) async throws {
         let form = try #require(AssociationFiles.Variant(rawValue: variant))
         let server = try VerdictServer(profile: try #require(BuiltinCatalogue.profile(named: "step-up-signing")),
                                        association: AssociationFiles(appId: Self.appId, packageName: Self.packageName,
                                                                      fingerprints: Self.fingerprints, variant: form))
         defer { server.stop() }
         // Fingerprints given in lowercase without colons: the check compares normalized forms.
-        let checks = AssociationPreflight(origin: URL(string: "http://127.0.0.1:\(server.port)")!, appId: Self.appId,
+        let checks = await AssociationPreflight(origin: URL(string: "http://127.0.0.1:\(server.port)")!, appId: Self.appId,
                                           packageName: Self.packageName,
                                           fingerprints: Self.fingerprints.map { $0.replacingOccurrences(of: ":", with: "").lowercased() },
                                           timeout: 5).run()

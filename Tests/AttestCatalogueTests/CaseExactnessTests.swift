@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import Testing
 import AttestVerifiers
 
@@ -25,9 +26,9 @@ import AttestVerifiers
     }
 
     @Test(arguments: cases)
-    func caseBreaksExactlyItsRule(testCase: Case) throws {
+    func caseBreaksExactlyItsRule(testCase: Case) async throws {
         let profile = Self.profile(of: testCase)
-        let strict = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(testCase)
+        let strict = await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(testCase)
         #expect(strict.status == .pass, "\(strict.summary)")
         guard let rule = testCase.rule else { return }
         #expect(strict.actual?.rule == rule, "rejected under \(strict.actual?.rule?.rawValue ?? "-"): \(strict.actual?.reason ?? "")")
@@ -40,7 +41,7 @@ import AttestVerifiers
         // Without the rule, every step gets the verdict the reduced profile expects: the rule's steps are
         // accepted, set-up steps that break other rules are still refused.
         let withoutRule = profile.without(rule)
-        let lenient = Runner(profile: withoutRule, verifier: ReferenceVerifier(profile: withoutRule)).run(testCase)
+        let lenient = await Runner(profile: withoutRule, verifier: ReferenceVerifier(profile: withoutRule)).run(testCase)
         #expect(lenient.status == .pass, "without \(rule): \(lenient.summary) \(lenient.actual?.reason ?? "")")
         #expect(testCase.steps.filter { $0.breaks == rule }.allSatisfy { $0.expectedVerdict(under: withoutRule) == .accept })
     }

@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import Testing
 import AttestVerifiers
 
@@ -11,13 +12,13 @@ import AttestVerifiers
     }
 
     @Test(arguments: pairs.map { "\($0.0) without \($0.1)" })
-    func everyMutantIsKilled(label: String) throws {
+    func everyMutantIsKilled(label: String) async throws {
         let parts = label.components(separatedBy: " without ")
         let profile = try #require(BuiltinCatalogue.profile(named: parts[0]))
         let rule = RuleID(parts[1])
         let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
         let mutant = ReferenceVerifier(profile: profile.without(rule), name: "builtin:reference-without:\(rule)")
-        let report = Runner(profile: profile, verifier: mutant).run(cases, seed: 1, jobs: 2)
+        let report = await Runner(profile: profile, verifier: mutant).run(cases, seed: 1, jobs: 2)
         #expect(report.errors.isEmpty)
         #expect(!report.findings.isEmpty, "no case catches a verifier that skips \(rule)")
         // Findings come only from steps that break the removed rule (a case's own step, or a refused set-up step).
@@ -28,9 +29,9 @@ import AttestVerifiers
         #expect(report.exitCode == 1)
     }
 
-    @Test func theReferenceVerifierIsConformant() throws {
+    @Test func theReferenceVerifierIsConformant() async throws {
         for profile in BuiltinCatalogue.profiles {
-            let report = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile))
+            let report = await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile))
                 .run(try BuiltinCatalogue.cases(for: profile, seed: 1), seed: 1, jobs: 2)
             #expect(report.findings.isEmpty && report.errors.isEmpty && report.exitCode == 0)
         }

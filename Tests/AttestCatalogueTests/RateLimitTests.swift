@@ -10,15 +10,15 @@ import Testing
         let lock = NSLock()
     }
 
-    @Test func startsAreSpacedByTheRate() {
+    @Test func startsAreSpacedByTheRate() async {
         let clock = FakeClock()
         let limit = RateLimit(perSecond: 4, now: { clock.lock.withLock { clock.now } },
                               sleep: { seconds in clock.lock.withLock { clock.slept.append(seconds); clock.now += seconds } })
-        for _ in 0..<5 { limit.acquire() }
+        for _ in 0..<5 { await limit.acquire() }
         #expect(clock.slept == [0.25, 0.25, 0.25, 0.25])
         // After a pause longer than the interval, the next start does not wait.
         clock.now += 10
-        limit.acquire()
+        await limit.acquire()
         #expect(clock.slept.count == 4)
     }
 }

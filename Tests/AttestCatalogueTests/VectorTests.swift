@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import Foundation
 import Testing
 import AttestVerifiers
@@ -54,7 +55,7 @@ import AttestVerifiers
         #expect(JSONSchemaValidator(root: resultsSchema).validate(document) == [])
     }
 
-    @Test func vectorsRoundTripAndRunClean() throws {
+    @Test func vectorsRoundTripAndRunClean() async throws {
         let profile = try #require(BuiltinCatalogue.profile(named: "apple-app-attest"))
         let data = try Data(contentsOf: Self.directory.appendingPathComponent("app-attest.json"))
         let suite = try JSONDecoder.harness.decode(VectorSuite.self, from: data)
@@ -63,7 +64,7 @@ import AttestVerifiers
         for vector in suite.cases {
             #expect(vector.expected[profile.name] == vector.steps.map { $0.expectedVerdict(under: profile) })
         }
-        let report = Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(suite.runnableCases, seed: 1)
+        let report = await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(suite.runnableCases, seed: 1)
         #expect(report.exitCode == 0)
     }
 }

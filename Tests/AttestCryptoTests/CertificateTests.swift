@@ -11,9 +11,9 @@ struct TestPKI {
     let rootKey: PrivateKey
     let intermediateKey: PrivateKey
     let leafKey: PrivateKey
-    let rootName = DistinguishedName([.commonName("TEST Attestation Root CA"), .organization("attest-harness"),
+    let rootName = X509Name([.commonName("TEST Attestation Root CA"), .organization("attest-harness"),
                                       .stateOrProvince("California")])
-    let intermediateName = DistinguishedName([.commonName("TEST Attestation CA 1"), .organization("attest-harness")])
+    let intermediateName = X509Name([.commonName("TEST Attestation CA 1"), .organization("attest-harness")])
 
     init() throws {
         rootKey = try PrivateKey.derive(.ec(.p384), seed: KeyTests.seed, label: "root")
@@ -21,7 +21,7 @@ struct TestPKI {
         leafKey = try PrivateKey.derive(.ec(.p256), seed: KeyTests.seed, label: "leaf")
     }
 
-    func root(key: PrivateKey? = nil) throws -> Certificate {
+    func root(key: PrivateKey? = nil) throws -> X509Certificate {
         let key = key ?? rootKey
         return try CertificateTemplate(
             serialNumber: [0x0b, 0xf3, 0xbe], signatureAlgorithm: .ecdsaWithSHA384, issuer: rootName, subject: rootName,
@@ -32,7 +32,7 @@ struct TestPKI {
         ).signed(by: key)
     }
 
-    func intermediate(ca: Bool = true, signer: PrivateKey? = nil) throws -> Certificate {
+    func intermediate(ca: Bool = true, signer: PrivateKey? = nil) throws -> X509Certificate {
         try CertificateTemplate(
             serialNumber: [0x56, 0x32], signatureAlgorithm: .ecdsaWithSHA384, issuer: rootName, subject: intermediateName,
             notBefore: Self.epoch - 300 * Self.day, notAfter: Self.epoch + 1000 * Self.day,
@@ -42,11 +42,11 @@ struct TestPKI {
     }
 
     func leaf(notBefore: Date = Self.epoch - Self.day, notAfter: Date = Self.epoch + 2 * Self.day,
-              signer: PrivateKey? = nil, extensions: [CertificateExtension] = []) throws -> Certificate {
+              signer: PrivateKey? = nil, extensions: [CertificateExtension] = []) throws -> X509Certificate {
         try CertificateTemplate(
             serialNumber: [0x01, 0x77, 0x2f, 0x3a, 0x9c, 0x48], signatureAlgorithm: .ecdsaWithSHA256,
             issuer: intermediateName,
-            subject: DistinguishedName([.commonName(hex(sha256(try leafKey.publicKey.x963Point))),
+            subject: X509Name([.commonName(hex(sha256(try leafKey.publicKey.x963Point))),
                                         .organizationalUnit("AAA Certification"), .organization("attest-harness")]),
             notBefore: notBefore, notAfter: notAfter, subjectPublicKeyInfo: leafKey.publicKey.spki,
             extensions: [.basicConstraints(ca: false), .keyUsage([.digitalSignature, .nonRepudiation, .keyEncipherment, .dataEncipherment])]
@@ -63,7 +63,7 @@ struct TestPKI {
             value: DERElement.sequence([.explicit(1, .octetString([UInt8](repeating: 0xab, count: 32)))]).serialized)
         let template = CertificateTemplate(
             serialNumber: [0x80, 0x00, 0x01], signatureAlgorithm: .ecdsaWithSHA256, issuer: pki.intermediateName,
-            subject: DistinguishedName([.commonName("leaf"), .country("US"), .serialNumber("f92009e853b6b045")]),
+            subject: X509Name([.commonName("leaf"), .country("US"), .serialNumber("f92009e853b6b045")]),
             notBefore: Date(timeIntervalSince1970: 1_611_230_015), notAfter: Date(timeIntervalSince1970: 2_556_143_999 + 86_400),
             subjectPublicKeyInfo: pki.leafKey.publicKey.spki,
             extensions: [.basicConstraints(ca: false), nonce, CertificateExtension(oid: "1.2.3.4", critical: true, value: [0x05, 0x00])])
@@ -90,16 +90,16 @@ struct TestPKI {
         #expect(try tbs.next().unsignedIntegerBytes() == [0x80, 0x00, 0x01])
         _ = try (tbs.next(), tbs.next())
         var validity = try tbs.next().contents()
-        #expect(try validity.next().identifier == ASN1Identifier.utcTime)
-        #expect(try validity.next().identifier == ASN1Identifier.generalizedTime)
+        #expect(try validity.next().identifier == DERIdentifier.utcTime)
+        #expect(try validity.next().identifier == DERIdentifier.generalizedTime)
         // Certificates are deterministic for a seed.
         #expect(try template.signed(by: pki.intermediateKey).der == certificate.der)
     }
 
     @Test func malformedCertificatesAreRejected() throws {
         let der = try TestPKI().root().der
-        #expect(throws: CryptoError.self) { try Certificate(der: Array(der.dropLast())) }
-        #expect(throws: CryptoError.self) { try Certificate(der: der + [0]) }
-        #expect(throws: CryptoError.self) { try Certificate(der: []) }
+        #expect(throws: AttestCryptoError.self) { try X509Certificate(der: Array(der.dropLast())) }
+        #expect(throws: AttestCryptoError.self) { try X509Certificate(der: der + [0]) }
+        #expect(throws: AttestCryptoError.self) { try X509Certificate(der: []) }
     }
 }

@@ -7,9 +7,9 @@ import Testing
 @Suite struct ChainVerifierTests {
     struct Chain: CustomTestStringConvertible {
         let name: String
-        let anchor: Certificate
-        let intermediates: [Certificate]
-        let leaf: Certificate
+        let anchor: X509Certificate
+        let intermediates: [X509Certificate]
+        let leaf: X509Certificate
         let time: Date
         /// The `X509_V_ERR_*` code OpenSSL should report, nil for a valid chain.
         let expectedError: Int32?

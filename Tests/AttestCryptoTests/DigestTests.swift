@@ -5,10 +5,10 @@ import Testing
     @Test func knownAnswers() {
         // FIPS 180-4 example "abc".
         #expect(hex(sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex(DigestAlgorithm.sha384.hash(Array("abc".utf8))) ==
+        #expect(hex(HashAlgorithm.sha384.hash(Array("abc".utf8))) ==
                 "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7")
         // RFC 4231 test case 2.
-        #expect(hex(DigestAlgorithm.sha256.hmac(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8))) ==
+        #expect(hex(HashAlgorithm.sha256.hmac(key: Array("Jefe".utf8), Array("what do ya want for nothing?".utf8))) ==
                 "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 

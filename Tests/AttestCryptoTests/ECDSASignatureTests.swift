@@ -22,13 +22,13 @@ import Testing
         for index in 0..<20 {
             let message = [UInt8(index)]
             let der = try key.sign(message, digest: curve.digest)
-            let signature = try ECDSASignature(der: der)
+            let signature = try ECDSASignatureValue(der: der)
             #expect(signature.der == der)
             let raw = signature.raw(curve: curve)
             #expect(raw.count == 2 * curve.coordinateSize)
-            #expect(try ECDSASignature(raw: raw, curve: curve) == signature)
+            #expect(try ECDSASignatureValue(raw: raw, curve: curve) == signature)
         }
-        #expect(throws: CryptoError.self) { try ECDSASignature(raw: [1, 2, 3], curve: curve) }
+        #expect(throws: AttestCryptoError.self) { try ECDSASignatureValue(raw: [1, 2, 3], curve: curve) }
     }
 
     @Test(arguments: ECCurve.allCases)
@@ -38,7 +38,7 @@ import Testing
         var sawLow = false
         for index in 0..<24 {
             let message = Array("message \(index)".utf8)
-            let signature = try ECDSASignature(der: key.sign(message, digest: curve.digest))
+            let signature = try ECDSASignatureValue(der: key.sign(message, digest: curve.digest))
             if signature.isLowS(curve: curve) { sawLow = true } else { sawHigh = true }
             let low = signature.lowS(curve: curve)
             let high = signature.highS(curve: curve)
@@ -53,10 +53,10 @@ import Testing
     }
 
     @Test func malformedDERSignaturesAreRejected() {
-        #expect(throws: DERError.self) { try ECDSASignature(der: [0x30, 0x03, 0x02, 0x01, 0x01]) }
-        #expect(throws: DERError.self) { try ECDSASignature(der: [0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0xff]) }
+        #expect(throws: DERError.self) { try ECDSASignatureValue(der: [0x30, 0x03, 0x02, 0x01, 0x01]) }
+        #expect(throws: DERError.self) { try ECDSASignatureValue(der: [0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0xff]) }
         #expect(throws: DERError.self) {
-            try ECDSASignature(der: [0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01])
+            try ECDSASignatureValue(der: [0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01])
         }
     }
 }

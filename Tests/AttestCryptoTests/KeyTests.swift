@@ -27,7 +27,7 @@ import Testing
         var spki = try DERReader.parse(key.spki).contents()
         var algorithm = try spki.next().contents()
         #expect(try algorithm.next().oidValue() == "1.2.840.10045.2.1")
-        let (curveOID, spkiLength): (ASN1ObjectIdentifier, Int) = switch curve {
+        let (curveOID, spkiLength): (DERObjectIdentifier, Int) = switch curve {
         case .p256: ("1.2.840.10045.3.1.7", 91)
         case .p384: ("1.3.132.0.34", 120)
         case .p521: ("1.3.132.0.35", 158)
@@ -36,7 +36,7 @@ import Testing
         #expect(try spki.next().bitStringValue().bytes == point)
         #expect(key.spki.count == spkiLength)
         #expect(try PublicKey(x963: point, curve: curve) == key)
-        #expect(try PEMDocument.parseAll(key.pem) == [PEMDocument(label: "PUBLIC KEY", der: key.spki)])
+        #expect(try PEMBlock.parseAll(key.pem) == [PEMBlock(label: "PUBLIC KEY", der: key.spki)])
         let cose = CBORWriter.encode(try key.coseKey)
         let size = UInt8(curve.coordinateSize)
         // alg -7 is one byte (0x26); -35 and -36 take two (0x38 0x22, 0x38 0x23).
@@ -53,11 +53,11 @@ import Testing
         let point = try PrivateKey.generate(.ec(.p256)).publicKey.x963Point
         var offCurve = point
         offCurve[64] ^= 0x01
-        let error = #expect(throws: CryptoError.self) { try PublicKey(x963: offCurve, curve: .p256) }
+        let error = #expect(throws: AttestCryptoError.self) { try PublicKey(x963: offCurve, curve: .p256) }
         #expect(error?.description.contains("point is not on curve") == true)
-        #expect(throws: CryptoError.self) { try PublicKey(x963: Array(point.prefix(33)), curve: .p256) }
-        #expect(throws: CryptoError.self) { try PublicKey(spki: [0x30, 0x00]) }
-        #expect(throws: CryptoError.self) { try PrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
+        #expect(throws: AttestCryptoError.self) { try PublicKey(x963: Array(point.prefix(33)), curve: .p256) }
+        #expect(throws: AttestCryptoError.self) { try PublicKey(spki: [0x30, 0x00]) }
+        #expect(throws: AttestCryptoError.self) { try PrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
     }
 
     @Test func privateKeyPEMRoundTrip() throws {
@@ -77,6 +77,6 @@ import Testing
         #expect(key.publicKey.verify(signature, for: message, digest: .sha256))
         #expect(!key.publicKey.verify(signature, for: message + [0], digest: .sha256))
         #expect(!key.publicKey.verify(signature, for: message, digest: .sha384))
-        #expect(throws: CryptoError.self) { try key.publicKey.x963Point }
+        #expect(throws: AttestCryptoError.self) { try key.publicKey.x963Point }
     }
 }

@@ -3,16 +3,16 @@ import Testing
 
 @Suite struct DERTypeTests {
     @Test func objectIdentifiers() throws {
-        let nonce: ASN1ObjectIdentifier = "1.2.840.113635.100.8.2"
+        let nonce: DERObjectIdentifier = "1.2.840.113635.100.8.2"
         #expect(DERElement.oid(nonce).serialized == [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x63, 0x64, 0x08, 0x02])
         #expect(try DERReader.parse(DERElement.oid(nonce).serialized).oidValue() == nonce)
-        let keyDescription: ASN1ObjectIdentifier = "1.3.6.1.4.1.11129.2.1.17"
+        let keyDescription: DERObjectIdentifier = "1.3.6.1.4.1.11129.2.1.17"
         #expect(try DERReader.parse(DERElement.oid(keyDescription).serialized).oidValue().description
                 == "1.3.6.1.4.1.11129.2.1.17")
         #expect(try DERReader.parse(DERElement.oid("2.999.3").serialized).oidValue() == "2.999.3")
-        #expect(ASN1ObjectIdentifier(dotted: "3.1") == nil)
-        #expect(ASN1ObjectIdentifier(dotted: "1.40") == nil)
-        #expect(ASN1ObjectIdentifier(dotted: "1..2") == nil)
+        #expect(DERObjectIdentifier(dotted: "3.1") == nil)
+        #expect(DERObjectIdentifier(dotted: "1.40") == nil)
+        #expect(DERObjectIdentifier(dotted: "1..2") == nil)
         // The strict reader checks OID content (X.690 §8.19.2) where it stands: at its first content octet.
         for bad: [UInt8] in [[0x06, 0x00], [0x06, 0x02, 0x2a, 0x86], [0x06, 0x03, 0x2a, 0x80, 0x01]] {
             #expect(throws: DERError(.invalidObjectIdentifier, at: 2)) { try DERReader.parse(bad) }
@@ -113,11 +113,11 @@ import Testing
 
     @Test func pemRoundTrip() throws {
         let der = DERElement.sequence([.integer(1)]).serialized
-        let text = PEMDocument(label: "TEST", der: der).text
+        let text = PEMBlock(label: "TEST", der: der).text
         #expect(text == "-----BEGIN TEST-----\nMAMCAQE=\n-----END TEST-----\n")
-        #expect(try PEMDocument.parseAll("junk\r\n" + text + text) == [PEMDocument(label: "TEST", der: der)] + [PEMDocument(label: "TEST", der: der)])
-        #expect(throws: DERError.self) { try PEMDocument.parseAll("-----BEGIN X-----\nAAAA\n") }
-        #expect(throws: DERError.self) { try PEMDocument.parseAll("-----BEGIN X-----\n!!!!\n-----END X-----\n") }
+        #expect(try PEMBlock.parseAll("junk\r\n" + text + text) == [PEMBlock(label: "TEST", der: der)] + [PEMBlock(label: "TEST", der: der)])
+        #expect(throws: DERError.self) { try PEMBlock.parseAll("-----BEGIN X-----\nAAAA\n") }
+        #expect(throws: DERError.self) { try PEMBlock.parseAll("-----BEGIN X-----\n!!!!\n-----END X-----\n") }
     }
 
     @Test func validEncodingsRoundTripByteIdentically() throws {
@@ -126,7 +126,7 @@ import Testing
             .set([.sequence([.oid("2.5.4.3"), .utf8String("TEST")])]), .null, .boolean(false),
             .bitString([0xa0], unusedBits: 5), .octetString([UInt8](repeating: 7, count: 300)),
             ASN1Time.element(0), .explicit(709, .sequence([.explicit(1, .integer(-3))])),
-            .primitive(ASN1Identifier(tagClass: .private, tagNumber: 40, isConstructed: false), [1]),
+            .primitive(DERIdentifier(tagClass: .private, tagNumber: 40, isConstructed: false), [1]),
         ])
         let bytes = structure.serialized
         let parsed = try DERReader.parse(bytes)

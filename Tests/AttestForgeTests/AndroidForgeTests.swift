@@ -25,7 +25,7 @@ import Testing
         let expectedCount = [AndroidAttestationBlueprint.Shape.factory: 4, .remotelyProvisioned: 5, .software: 3][shape]
         #expect(chain.count == expectedCount)
         let hardwareAnchors = [Self.pki.rsaRoot.certificate, Self.pki.ecRoot.certificate]
-        let verify = { (anchors: [Certificate]) in
+        let verify = { (anchors: [X509Certificate]) in
             try ChainVerifier(trustAnchors: anchors).verify(leaf: chain[0], intermediates: Array(chain.dropFirst()),
                                                             at: ForgeSeed.referenceTime)
         }

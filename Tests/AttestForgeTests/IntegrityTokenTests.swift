@@ -5,7 +5,7 @@ import AttestForge
 import Foundation
 import Testing
 
-/// A forged Play Integrity token opens with OpenSSL calls written here, independently of `JOSE` and `AES`: key
+/// A forged Play Integrity token opens with OpenSSL calls written here, independently of `JOSE` and `AESCipher`: key
 /// unwrap (RFC 3394), AES-256-GCM with the protected header as AAD, then ES256 over `header.payload` with the
 /// `r || s` signature turned into DER by OpenSSL's own ECDSA_SIG.
 @Suite struct IntegrityTokenTests {

@@ -1,4 +1,5 @@
 import AttestCatalogue
+import AttestEvidence
 import Foundation
 import AttestFuzzOracles
 import Testing
@@ -39,8 +40,8 @@ import Testing
 
     @Test func attestationMutatorChangesOneFieldAndKeepsTheFrame() throws {
         // A genuine forged attestation, not a corpus file: minimization may keep only mutated ones.
-        let valid = try #require(try BuiltinCatalogue.allCases(seed: 1).first { $0.rule == nil && $0.family == "app-attest" })
-        let original = try #require(valid.steps[0].inputs["attestationObject"])
+        let valid = try #require(try BuiltinCatalogue.allCases(seed: 1).first { $0.rule == nil && $0.family == .appAttest })
+        let original = try #require(valid.steps[0].inputs[.attestationObject])
         var changed = 0
         for seed in UInt32(1)..<64 where seed % 8 != 0 {
             let mutated = AttestationMutator.mutate(original, maxSize: 1 << 16, seed: seed) { bytes, _ in

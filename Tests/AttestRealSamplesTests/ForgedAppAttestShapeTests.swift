@@ -29,7 +29,7 @@ import Testing
             topKeys = value.mapEntries?.map(\.key) ?? []
             let statement = try #require(value["attStmt"])
             statementKeys = statement.mapEntries?.map(\.key) ?? []
-            let certificates = try (statement["x5c"]?.arrayValue ?? []).map { try Certificate(der: $0.bytesValue ?? []) }
+            let certificates = try (statement["x5c"]?.arrayValue ?? []).map { try X509Certificate(der: $0.bytesValue ?? []) }
             certificateCount = certificates.count
             let authData = try #require(value["authData"]?.bytesValue)
             authDataLength = authData.count

@@ -31,8 +31,8 @@ import Testing
         }
     }
 
-    static func anchors(_ names: [String]) throws -> [Certificate] {
-        try names.flatMap { try Certificate.parseChain(pem: RealSamples.text("roots/\($0).pem")) }
+    static func anchors(_ names: [String]) throws -> [X509Certificate] {
+        try names.flatMap { try X509Certificate.parseChain(pem: RealSamples.text("roots/\($0).pem")) }
     }
 
     @Test func everyMultiCertificateChainIsCovered() throws {
@@ -42,7 +42,7 @@ import Testing
     @Test(arguments: try entries())
     func verifiesAgainstGoogleRoots(entry: Entry) throws {
         let text = try RealSamples.text(entry.path)
-        let chain = try Certificate.parseChain(pem: text)
+        let chain = try X509Certificate.parseChain(pem: text)
         let time = try #require(RealSamples.date(entry.validationTime))
         let anchors = try Self.anchors(Self.hardwareRoots)
         let shouldPass = Self.hardwareRoots.contains(entry.root) && entry.opensslResult == "OK"
@@ -51,7 +51,7 @@ import Testing
             try ChainVerifier(trustAnchors: anchors).verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: time)
         } catch let error as ChainVerificationError {
             ours = .error(code: error.code)
-        } catch let error as CryptoError {
+        } catch let error as AttestCryptoError {
             ours = .failure("\(error)")
         }
         #expect((ours == .ok) == shouldPass, "\(entry.path): \(ours); chains.json: root \(entry.root), \(entry.opensslResult)")
@@ -69,7 +69,7 @@ import Testing
 
     @Test func softwareRootedChainsVerifyOnlyAgainstTheSoftwareRoots() throws {
         for entry in try Self.entries() where entry.root.hasPrefix("google-software-attestation-root") {
-            let chain = try Certificate.parseChain(pem: RealSamples.text(entry.path))
+            let chain = try X509Certificate.parseChain(pem: RealSamples.text(entry.path))
             let time = try #require(RealSamples.date(entry.validationTime))
             try ChainVerifier(trustAnchors: try Self.anchors([entry.root]))
                 .verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: time)
@@ -78,7 +78,7 @@ import Testing
 
     @Test func recordedTimesMatterAndExpiryIsEnforced() throws {
         // blueline chains were valid in 2018 under root 1, which expired on 2026-05-24.
-        let chain = try Certificate.parseChain(pem: RealSamples.text("android/blueline/sdk28/TEE_EC_NONE.pem"))
+        let chain = try X509Certificate.parseChain(pem: RealSamples.text("android/blueline/sdk28/TEE_EC_NONE.pem"))
         let verifier = ChainVerifier(trustAnchors: try Self.anchors(Self.hardwareRoots))
         try verifier.verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), at: RealSamples.date("2018-09-28T23:40:35Z")!)
         #expect(throws: ChainVerificationError.self) {

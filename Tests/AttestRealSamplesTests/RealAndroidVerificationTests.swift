@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import AttestCrypto
 import AttestEvidence
 import Foundation
@@ -19,7 +20,7 @@ import AttestVerifiers
 
     /// The verdict for the chain at `path`, at `time`.
     static func verdict(_ path: String, time: String) throws -> Verdict {
-        let chain = try Certificate.parseChain(pem: RealSamples.text(path))
+        let chain = try X509Certificate.parseChain(pem: RealSamples.text(path))
         var lenient = KeyDescription.Options.lenient
         lenient.der.allowUnsortedSets = true
         let description = try KeyDescription(der: try #require(chain[0].extension(KeyDescription.extensionOID)?.value),
@@ -33,11 +34,11 @@ import AttestVerifiers
             "attestationStatusList": try RealSamples.text("android/status-sample.json"),
         ])
         let context = CaseContext(time: try #require(RealSamples.date(time)), trustAnchors: anchors, parameters: profile.parameters)
-        let step = Step(kind: AndroidFamily.attestationStep, inputs: [
-            "certificateChain": chain.flatMap(\.der), "publicKey": chain[0].subjectPublicKeyInfo,
-            "challenge": description.attestationChallenge,
+        let step = Step(kind: StepKind.androidKeyAttestation, inputs: [
+            .certificateChain: chain.flatMap(\.der), .publicKey: chain[0].subjectPublicKeyInfo,
+            .challenge: description.attestationChallenge,
         ])
-        return try ReferenceVerifier(profile: profile).startCase(context).verify(step)
+        return try ReferenceVerifier(profile: profile).verdict(for: step.request, context: context)
     }
 
     /// What the reference verifier must say of each chain: accept, or reject under this rule.
@@ -75,15 +76,15 @@ import AttestVerifiers
 extension RealAndroidVerificationTests {
     /// Google's suspended sample certificate is rejected by the status-list check, under its rule.
     @Test func suspendedCertificateIsRejected() throws {
-        let certificate = try #require(try Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
+        let certificate = try #require(try X509Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
         let profile = Profile(name: "revocation", description: "", families: [AndroidFamily.name], rules: [.chainRevoked, .chainSuspended],
                               parameters: ["packageName": "", "signatureDigest": "",
                                            "attestationStatusList": try RealSamples.text("android/status-sample.json")])
         let context = CaseContext(time: certificate.notBefore, trustAnchors: [], parameters: profile.parameters)
-        let step = Step(kind: AndroidFamily.attestationStep, inputs: [
-            "certificateChain": certificate.der, "publicKey": certificate.subjectPublicKeyInfo, "challenge": [],
+        let step = Step(kind: StepKind.androidKeyAttestation, inputs: [
+            .certificateChain: certificate.der, .publicKey: certificate.subjectPublicKeyInfo, .challenge: [],
         ])
-        let verdict = try ReferenceVerifier(profile: profile).startCase(context).verify(step)
+        let verdict = try ReferenceVerifier(profile: profile).verdict(for: step.request, context: context)
         #expect(verdict.outcome == .reject && verdict.rule == .chainSuspended, "\(verdict)")
     }
 }

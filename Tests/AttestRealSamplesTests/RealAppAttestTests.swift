@@ -34,8 +34,8 @@ import Testing
     func chainVerifiesAgainstTheAppleRootAtItsTime(path: String) throws {
         let sample = try RealSamples.json(path)
         let object = try CBORReader.decode(try #require(RealSamples.base64(sample["attestationObject"] as? String ?? "")))
-        let x5c = try #require(object["attStmt"]?["x5c"]?.arrayValue).map { try Certificate(der: $0.bytesValue ?? []) }
-        let root = try Certificate.parseChain(pem: RealSamples.text("roots/apple-app-attestation-root-ca.pem"))
+        let x5c = try #require(object["attStmt"]?["x5c"]?.arrayValue).map { try X509Certificate(der: $0.bytesValue ?? []) }
+        let root = try X509Certificate.parseChain(pem: RealSamples.text("roots/apple-app-attestation-root-ca.pem"))
         let time = try #require(RealSamples.date(sample["validAt"] as? String ?? ""))
         let verifier = ChainVerifier(trustAnchors: root)
         try verifier.verify(leaf: x5c[0], intermediates: Array(x5c.dropFirst()), at: time)

@@ -1,6 +1,8 @@
 import AttestCBOR
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
+import AttestReference
 import AttestCrypto
 import Foundation
 import Testing
@@ -27,14 +29,14 @@ import AttestVerifiers
                 time: try #require(RealSamples.date(json["validAt"] as? String ?? "")), trustAnchors: [root],
                 parameters: ["appId": json["appId"] as? String ?? "", "environment": json["environment"] as? String ?? ""])
             let keyId = try bytes(json, "keyId")
-            attestation = Step(kind: AppAttestFamily.attestationStep, inputs: [
-                "attestationObject": try bytes(json, "attestationObject"), "keyId": keyId,
-                "challenge": Array((json["clientData"] as? String ?? "").utf8),
+            attestation = Step(kind: StepKind.appAttestAttestation, inputs: [
+                .attestationObject: try bytes(json, "attestationObject"), .keyId: keyId,
+                .challenge: Array((json["clientData"] as? String ?? "").utf8),
             ])
             assertions = try (json["assertions"] as? [[String: Any]] ?? []).map { assertion in
-                Step(kind: AppAttestFamily.assertionStep, inputs: [
-                    "assertion": try bytes(assertion, "assertion"), "clientData": try bytes(assertion, "clientDataBase64"),
-                    "keyId": keyId, "challenge": Array((assertion["challenge"] as? String ?? "").utf8),
+                Step(kind: StepKind.appAttestAssertion, inputs: [
+                    .assertion: try bytes(assertion, "assertion"), .clientData: try bytes(assertion, "clientDataBase64"),
+                    .keyId: keyId, .challenge: Array((assertion["challenge"] as? String ?? "").utf8),
                 ])
             }
         }
@@ -42,8 +44,8 @@ import AttestVerifiers
         /// Verdicts for the attestation and the assertions in order, in a fresh session.
         func verdicts(_ steps: [Step]) throws -> [Verdict] {
             let profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
-            let session = try ReferenceVerifier(profile: profile).startCase(context)
-            return try steps.map { try session.verify($0) }
+            var session = try ReferenceVerifier(profile: profile).startCase(context)
+            return try steps.map { try session.verify($0.request) }
         }
     }
 
@@ -57,7 +59,7 @@ import AttestVerifiers
     }
 
     /// `step` with byte `index` of input `name` flipped.
-    static func flipping(_ step: Step, _ name: String, at index: Int) -> Step {
+    static func flipping(_ step: Step, _ name: InputKey, at index: Int) -> Step {
         var inputs = step.inputs
         inputs[name]![index] ^= 0x01
         return Step(kind: step.kind, inputs: inputs)
@@ -65,7 +67,7 @@ import AttestVerifiers
 
     @Test(arguments: try samples())
     func rejectsAnyChangedByteOfTheSignedAttestation(sample: Sample) throws {
-        let object = sample.attestation.inputs["attestationObject"]!
+        let object = sample.attestation.inputs[.attestationObject]!
         // authData (164 bytes) ends the object; the certificates sit inside x5c.
         var positions = Array((object.count - 164)..<object.count)
         let x5c = try #require(CBORReader.decode(object)["attStmt"]?["x5c"]?.arrayValue).compactMap(\.bytesValue)
@@ -74,10 +76,10 @@ import AttestVerifiers
             positions += stride(from: start, to: start + certificate.count, by: 3)
         }
         for position in positions {
-            let verdict = try sample.verdicts([Self.flipping(sample.attestation, "attestationObject", at: position)])[0]
+            let verdict = try sample.verdicts([Self.flipping(sample.attestation, .attestationObject, at: position)])[0]
             #expect(verdict.outcome == .reject, "byte \(position) of the attestation object changed, still accepted")
         }
-        for name in ["challenge", "keyId"] {
+        for name in [InputKey.challenge, .keyId] {
             for position in sample.attestation.inputs[name]!.indices {
                 let verdict = try sample.verdicts([Self.flipping(sample.attestation, name, at: position)])[0]
                 #expect(verdict.outcome == .reject, "byte \(position) of \(name) changed, still accepted")
@@ -88,18 +90,18 @@ import AttestVerifiers
     @Test(arguments: try samples())
     func rejectsAnyChangedByteOfTheSignedAssertion(sample: Sample) throws {
         let assertion = sample.assertions[0]
-        let object = assertion.inputs["assertion"]!
+        let object = assertion.inputs[.assertion]!
         let decoded = try CBORReader.decode(object)
         let signature = try #require(decoded["signature"]?.bytesValue)
         let signatureStart = try #require(RealSamplesTests.find(signature, in: object))
         // authenticatorData (37 bytes) ends the object.
         let positions = Array(signatureStart..<(signatureStart + signature.count)) + Array((object.count - 37)..<object.count)
         for position in positions {
-            let verdict = try sample.verdicts([sample.attestation, Self.flipping(assertion, "assertion", at: position)])[1]
+            let verdict = try sample.verdicts([sample.attestation, Self.flipping(assertion, .assertion, at: position)])[1]
             #expect(verdict.outcome == .reject, "byte \(position) of the assertion changed, still accepted")
         }
-        for position in assertion.inputs["clientData"]!.indices {
-            let verdict = try sample.verdicts([sample.attestation, Self.flipping(assertion, "clientData", at: position)])[1]
+        for position in assertion.inputs[.clientData]!.indices {
+            let verdict = try sample.verdicts([sample.attestation, Self.flipping(assertion, .clientData, at: position)])[1]
             #expect(verdict.outcome == .reject, "byte \(position) of clientData changed, still accepted")
         }
     }

@@ -9,11 +9,11 @@ import Testing
     @Test func everyRealCertificateParsesStrictlyAndRoundTrips() throws {
         var count = 0
         for path in try RealSamples.pemFiles() {
-            for document in try PEMDocument.parseAll(RealSamples.text(path)) where document.label == "CERTIFICATE" {
+            for document in try PEMBlock.parseAll(RealSamples.text(path)) where document.label == "CERTIFICATE" {
                 let element = try DERReader.parse(document.der)
                 #expect(element.serialized == document.der, "\(path) certificate \(count)")
                 // OpenSSL reads the same bytes.
-                _ = try Certificate(der: document.der)
+                _ = try X509Certificate(der: document.der)
                 count += 1
             }
         }

@@ -24,7 +24,7 @@ import Testing
     }
 
     static func extensionValue(_ path: String) throws -> [UInt8] {
-        let leaf = try #require(try Certificate.parseChain(pem: RealSamples.text(path)).first)
+        let leaf = try #require(try X509Certificate.parseChain(pem: RealSamples.text(path)).first)
         return try #require(leaf.extension(KeyDescription.extensionOID)?.value, "\(path) has no KeyDescription")
     }
 
@@ -157,7 +157,7 @@ enum UpstreamJSON {
         let list = try AttestationStatusList(json: Data(contentsOf: RealSamples.directory.appendingPathComponent("android/status-sample.json")))
         #expect(list.entries.count == 5)
         #expect(list.entries.values.filter { $0.status == .revoked }.count == 4)
-        let suspended = try #require(try Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
+        let suspended = try #require(try X509Certificate.parseChain(pem: RealSamples.text("android/revocation/suspended-cert-cc66e9a9.pem")).first)
         #expect(list.entry(serialNumber: suspended.serialNumber) == .init(status: .suspended, reason: .keyCompromise,
                                                                           comment: "Entry for testing only"))
     }

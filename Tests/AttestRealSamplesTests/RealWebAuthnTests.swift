@@ -1,6 +1,7 @@
 import AttestCBOR
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import AttestCrypto
 import AttestDER
 import AttestEvidence
@@ -38,23 +39,23 @@ import AttestVerifiers
                 parameters: ["rpId": json["rpId"] as? String ?? "", "origins": json["origin"] as? String ?? "",
                              "topOrigins": json["topOrigin"] as? String ?? "", "allowCrossOrigin": "true",
                              "algorithms": RealWebAuthnTests.allAlgorithms, "userVerification": "preferred", "attestation": "none"])
-            self.registration = Step(kind: WebAuthnFamily.registrationStep, inputs: [
-                "clientDataJSON": try field(registration, "clientDataJSON"),
-                "attestationObject": try field(registration, "attestationObject"),
-                "challenge": try field(registration, "challenge"), "user": RealWebAuthnTests.user,
+            self.registration = Step(kind: StepKind.webAuthnRegistration, inputs: [
+                .clientDataJSON: try field(registration, "clientDataJSON"),
+                .attestationObject: try field(registration, "attestationObject"),
+                .challenge: try field(registration, "challenge"), .user: RealWebAuthnTests.user,
             ])
-            assertion = Step(kind: WebAuthnFamily.assertionStep, inputs: [
-                "credentialId": try field(registration, "credential_id"),
-                "clientDataJSON": try field(authentication, "clientDataJSON"),
-                "authenticatorData": try field(authentication, "authenticatorData"),
-                "signature": try field(authentication, "signature"),
-                "challenge": try field(authentication, "challenge"), "user": RealWebAuthnTests.user,
+            assertion = Step(kind: StepKind.webAuthnAssertion, inputs: [
+                .credentialId: try field(registration, "credential_id"),
+                .clientDataJSON: try field(authentication, "clientDataJSON"),
+                .authenticatorData: try field(authentication, "authenticatorData"),
+                .signature: try field(authentication, "signature"),
+                .challenge: try field(authentication, "challenge"), .user: RealWebAuthnTests.user,
             ])
         }
 
         func verdicts() throws -> [Verdict] {
-            let session = try ReferenceVerifier(profile: BuiltinCatalogue.profile(named: "webauthn-l3")!).startCase(context)
-            return try [registration, assertion].map { try session.verify($0) }
+            var session = try ReferenceVerifier(profile: BuiltinCatalogue.profile(named: "webauthn-l3")!).startCase(context)
+            return try [registration, assertion].map { try session.verify($0.request) }
         }
     }
 
@@ -84,17 +85,17 @@ import AttestVerifiers
     /// Every vector is refused once its assertion signature or its registration's clientDataJSON changes.
     @Test(arguments: try vectorFiles().filter { Self.refused[$0] == nil }.map { try Vector(file: $0) })
     func tamperedVectorsAreRefused(vector: Vector) throws {
-        let session = try ReferenceVerifier(profile: BuiltinCatalogue.profile(named: "webauthn-l3")!).startCase(vector.context)
-        #expect(try session.verify(vector.registration) == .accept)
+        var session = try ReferenceVerifier(profile: BuiltinCatalogue.profile(named: "webauthn-l3")!).startCase(vector.context)
+        #expect(try session.verify(vector.registration.request) == .accept)
         var inputs = vector.assertion.inputs
-        inputs["signature"]![inputs["signature"]!.count - 1] ^= 0x01
-        let verdict = try session.verify(Step(kind: vector.assertion.kind, inputs: inputs))
+        inputs[.signature]![inputs[.signature]!.count - 1] ^= 0x01
+        let verdict = try session.verify(VerifierStep(kind: vector.assertion.kind, inputs: inputs))
         #expect(verdict.rule == .webAuthnAssertionSignature)
 
         var registration = vector.registration.inputs
-        registration["clientDataJSON"]![10] ^= 0x01
-        let fresh = try ReferenceVerifier(profile: BuiltinCatalogue.profile(named: "webauthn-l3")!).startCase(vector.context)
-        #expect(try fresh.verify(Step(kind: vector.registration.kind, inputs: registration)).outcome == .reject)
+        registration[.clientDataJSON]![10] ^= 0x01
+        var fresh = try ReferenceVerifier(profile: BuiltinCatalogue.profile(named: "webauthn-l3")!).startCase(vector.context)
+        #expect(try fresh.verify(VerifierStep(kind: vector.registration.kind, inputs: registration)).outcome == .reject)
     }
 
     // MARK: Real registrations
@@ -110,18 +111,18 @@ import AttestVerifiers
             time: try #require(RealSamples.date(json["validAt"] as? String ?? "")), trustAnchors: [try RealSamples.text(anchor)],
             parameters: ["rpId": json["expectedRpId"] as? String ?? "", "origins": json["expectedOrigin"] as? String ?? "",
                          "algorithms": Self.allAlgorithms, "userVerification": "preferred", "attestation": "direct"])
-        let step = Step(kind: WebAuthnFamily.registrationStep, inputs: [
-            "clientDataJSON": try field("clientDataJSON"), "attestationObject": try field("attestationObject"),
-            "challenge": try #require(Base64URL.decode(json["expectedChallenge_b64url"] as? String ?? "")), "user": Self.user,
+        let step = Step(kind: StepKind.webAuthnRegistration, inputs: [
+            .clientDataJSON: try field("clientDataJSON"), .attestationObject: try field("attestationObject"),
+            .challenge: try #require(Base64URL.decode(json["expectedChallenge_b64url"] as? String ?? "")), .user: Self.user,
         ])
         let profile = BuiltinCatalogue.profile(named: "webauthn-l3")!
-        #expect(try ReferenceVerifier(profile: profile).startCase(context).verify(step) == .accept)
+        #expect(try ReferenceVerifier(profile: profile).verdict(for: step.request, context: context) == .accept)
 
         // A day after the credential certificate expired, the same registration fails on validity.
         let window = try #require(json["chainValidityWindow"] as? [String])
         var late = context
         late.time = try #require(RealSamples.date(window[1])) + 86_400
-        #expect(try ReferenceVerifier(profile: profile).startCase(late).verify(step).rule == .chainValidity)
+        #expect(try ReferenceVerifier(profile: profile).verdict(for: step.request, context: late).rule == .chainValidity)
     }
 
     // MARK: Forge structure against the vectors
@@ -129,7 +130,7 @@ import AttestVerifiers
     /// The W3C vector's P-256 credential key, from its private scalar (SEC 1 ECPrivateKey; OpenSSL derives the point).
     static func credentialKey(_ scalar: [UInt8]) throws -> PrivateKey {
         let der = DERElement.sequence([.integer(1), .octetString(scalar), .explicit(0, .oid("1.2.840.10045.3.1.7"))]).serialized
-        return try PrivateKey(pem: PEMDocument(label: "EC PRIVATE KEY", der: der).text)
+        return try PrivateKey(pem: PEMBlock(label: "EC PRIVATE KEY", der: der).text)
     }
 
     /// The forge, given a vector's inputs, writes its clientDataJSON and authenticator data byte for byte; for

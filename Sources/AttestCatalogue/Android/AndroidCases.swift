@@ -7,12 +7,11 @@ import Foundation
 
 /// The Android Key Attestation family: valid baselines and one case per mutation, each breaking exactly one rule.
 public enum AndroidFamily: CatalogueFamily {
-    public static let name = "android-key"
+    public static let name = FamilyName.androidKey
     public static var rules: [Rule] { ChainRules.all + ChainRules.revocation + AndroidRules.all + AndroidRules.keyPolicy }
 
-    public static let attestationStep = "android-key.attestation"
-    public static let stepKinds = [
-        attestationStep: "A key attestation the app sends. Inputs: certificateChain (DER certificates back to back, "
+    public static let stepKinds: [StepKind: String] = [
+        .androidKeyAttestation: "A key attestation the app sends. Inputs: certificateChain (DER certificates back to back, "
             + "leaf first, as the app got them from KeyStore), publicKey (the DER SubjectPublicKeyInfo the app claims), "
             + "challenge (what the server issued). Context parameters: packageName, signatureDigest (hex SHA-256 of "
             + "the signing certificate), attestationStatusList (JSON in Google's format).",
@@ -46,8 +45,8 @@ public enum AndroidFamily: CatalogueFamily {
             var context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
             context.parameters["attestationStatusList"] = String(decoding: try scenario.statusList.json, as: UTF8.self)
             let chain = try scenario.render(pki: forge.pki)
-            let step = Step(kind: attestationStep, inputs: [
-                "certificateChain": chain.flatMap(\.der), "publicKey": scenario.submittedKey.spki, "challenge": scenario.challenge,
+            let step = Step(kind: .androidKeyAttestation, inputs: [
+                .certificateChain: chain.flatMap(\.der), .publicKey: scenario.submittedKey.spki, .challenge: scenario.challenge,
             ], breaks: definition.rule)
             return definition.makeCase(prefix: "android", family: name, context: context, steps: [step])
         }

@@ -1,27 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let androidChainLength: RuleID = "android.chain.length"
-    public static let androidChainOrder: RuleID = "android.chain.order"
-    public static let androidKeyDescriptionEncoding: RuleID = "android.keyDescription.encoding"
-    public static let androidKeyDescriptionPosition: RuleID = "android.keyDescription.position"
-    public static let androidChallenge: RuleID = "android.attestationChallenge"
-    public static let androidSecurityLevel: RuleID = "android.securityLevel"
-    public static let androidOrigin: RuleID = "android.origin"
-    public static let androidRootOfTrust: RuleID = "android.rootOfTrust"
-    public static let androidDeviceLocked: RuleID = "android.rootOfTrust.deviceLocked"
-    public static let androidVerifiedBootState: RuleID = "android.rootOfTrust.verifiedBootState"
-    public static let androidAllApplications: RuleID = "android.allApplications"
-    public static let androidPurpose: RuleID = "android.purpose"
-    public static let androidPackage: RuleID = "android.attestationApplicationId.package"
-    public static let androidSigningDigest: RuleID = "android.attestationApplicationId.signature"
-    public static let androidPublicKey: RuleID = "android.publicKey"
-    public static let androidAlgorithm: RuleID = "android.algorithm"
-    public static let androidCurve: RuleID = "android.ecCurve"
-    public static let androidNoAuthRequired: RuleID = "android.noAuthRequired"
-    public static let androidUserAuthType: RuleID = "android.userAuthType"
-    public static let androidAuthTimeout: RuleID = "android.authTimeout"
-}
 
 /// Android Key Attestation: the checks Google recommends ("Verifying hardware-backed key pairs with key
 /// attestation") and that android/keyattestation implements (protocols.md §2.11).

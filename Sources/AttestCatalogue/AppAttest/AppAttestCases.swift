@@ -8,20 +8,18 @@ import Foundation
 
 /// The App Attest family: a valid baseline and one case per mutation, each breaking exactly one rule.
 public enum AppAttestFamily: CatalogueFamily {
-    public static let name = "app-attest"
+    public static let name = FamilyName.appAttest
     public static var rules: [Rule] { EncodingRules.all + ChainRules.all + AppAttestRules.all }
 
     /// Step kinds and their inputs (all byte strings):
     /// - `app-attest.attestation`: `attestationObject`, `keyId`, `challenge` (the one-time challenge sent to the app)
     /// - `app-attest.assertion`: `assertion`, `clientData`, `keyId`, `challenge` (issued for this assertion)
-    public static let attestationStep = "app-attest.attestation"
-    public static let assertionStep = "app-attest.assertion"
 
-    public static let stepKinds = [
-        attestationStep: "An attestation the app sends once per key. Inputs: attestationObject (CBOR, as from "
+    public static let stepKinds: [StepKind: String] = [
+        .appAttestAttestation: "An attestation the app sends once per key. Inputs: attestationObject (CBOR, as from "
             + "DCAppAttestService.attestKey), keyId (the key identifier the app reports), challenge (the one-time "
             + "challenge the server sent; clientDataHash = SHA-256(challenge)). Context parameters: appId, environment.",
-        assertionStep: "An assertion the app sends later with the same key. Inputs: assertion (CBOR, as from "
+        .appAttestAssertion: "An assertion the app sends later with the same key. Inputs: assertion (CBOR, as from "
             + "generateAssertion), clientData (the bytes the app hashed), keyId, challenge (issued for this assertion; "
             + "clientData must carry it).",
     ]
@@ -61,14 +59,14 @@ public enum AppAttestFamily: CatalogueFamily {
             }
             try definition.mutate(&scenario, forge)
             let rendered = try scenario.render()
-            var steps = [Step(kind: attestationStep, inputs: [
-                "attestationObject": rendered.attestation.attestationObject, "keyId": rendered.attestation.keyId,
-                "challenge": rendered.attestation.challenge,
+            var steps = [Step(kind: .appAttestAttestation, inputs: [
+                .attestationObject: rendered.attestation.attestationObject, .keyId: rendered.attestation.keyId,
+                .challenge: rendered.attestation.challenge,
             ], breaks: scenario.brokenStep == 0 ? definition.rule : nil)]
             for (index, assertion) in rendered.assertions.enumerated() {
-                steps.append(Step(kind: assertionStep, inputs: [
-                    "assertion": assertion.assertion, "clientData": assertion.clientData, "keyId": assertion.keyId,
-                    "challenge": assertion.challenge,
+                steps.append(Step(kind: .appAttestAssertion, inputs: [
+                    .assertion: assertion.assertion, .clientData: assertion.clientData, .keyId: assertion.keyId,
+                    .challenge: assertion.challenge,
                 ], breaks: scenario.brokenStep == index + 1 ? definition.rule : nil))
             }
             return definition.makeCase(prefix: "appattest", family: name, context: context, steps: steps)

@@ -1,22 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let appAttestStructure: RuleID = "appattest.structure"
-    public static let appAttestFormat: RuleID = "appattest.fmt"
-    public static let appAttestCertificateList: RuleID = "appattest.x5c"
-    public static let appAttestNonce: RuleID = "appattest.nonce"
-    public static let appAttestNonceEncoding: RuleID = "appattest.nonceEncoding"
-    public static let appAttestKeyId: RuleID = "appattest.keyId"
-    public static let appAttestRpIdHash: RuleID = "appattest.rpIdHash"
-    public static let appAttestCounter: RuleID = "appattest.counter"
-    public static let appAttestAAGUID: RuleID = "appattest.aaguid"
-    public static let appAttestCredentialId: RuleID = "appattest.credentialId"
-    public static let appAttestCOSEKey: RuleID = "appattest.coseKey"
-    public static let appAttestAssertionSignature: RuleID = "appattest.assertion.signature"
-    public static let appAttestAssertionRpIdHash: RuleID = "appattest.assertion.rpIdHash"
-    public static let appAttestAssertionCounter: RuleID = "appattest.assertion.counter"
-    public static let appAttestAssertionChallenge: RuleID = "appattest.assertion.challenge"
-}
 
 /// Apple App Attest: the server checks of an attestation (Apple's steps 1-9) and of an assertion (steps 1-6),
 /// numbered as in "Validating apps that connect to your server" (protocols.md §1.6, §1.8).

@@ -27,7 +27,7 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
         return "\(prefix).\(ruleName ?? "valid").\(variant)"
     }
 
-    func makeCase(prefix: String, family: String, context: CaseContext, steps: [Step]) -> Case {
+    func makeCase(prefix: String, family: FamilyName, context: CaseContext, steps: [Step]) -> Case {
         Case(id: id(prefix: prefix), family: family, rule: rule, description: description, importance: importance,
              context: context, steps: steps)
     }

@@ -1,12 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let chainTrustAnchor: RuleID = "chain.trustAnchor"
-    public static let chainValidity: RuleID = "chain.validity"
-    public static let chainBasicConstraints: RuleID = "chain.basicConstraints"
-    public static let chainRevoked: RuleID = "chain.revoked"
-    public static let chainSuspended: RuleID = "chain.suspended"
-}
 
 /// Rules on certificate chains, shared by every family that carries one.
 public enum ChainRules {

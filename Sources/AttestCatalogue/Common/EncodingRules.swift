@@ -1,10 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let cborTrailingBytes: RuleID = "cbor.trailingBytes"
-    public static let cborDuplicateMapKey: RuleID = "cbor.duplicateMapKey"
-    public static let cborIndefiniteLength: RuleID = "cbor.indefiniteLength"
-}
 
 /// Rules on CBOR encodings, shared by every family whose evidence is CBOR.
 public enum EncodingRules {

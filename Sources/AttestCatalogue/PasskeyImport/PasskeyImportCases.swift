@@ -8,7 +8,7 @@ import Foundation
 /// assertions by the imported key), valid on both platforms, and one case per mutation, each breaking exactly
 /// one rule. Broken start and complete steps carry the API error the documentation gives.
 public enum PasskeyImportFamily: CatalogueFamily {
-    public static let name = "passkey-import"
+    public static let name = FamilyName.passkeyImport
     /// Case ids start `import.`.
     static let idPrefix = "import"
     public static var rules: [Rule] { PasskeyImportRules.all + WebAuthnRules.all.filter { assertionRules.contains($0.id) } }
@@ -19,21 +19,19 @@ public enum PasskeyImportFamily: CatalogueFamily {
         .webAuthnCredential, .webAuthnAssertionSignature, .webAuthnSignCount,
     ]
 
-    public static let startStep = "passkey-import.start"
-    public static let completeStep = "passkey-import.complete"
 
-    public static let stepKinds = [
-        startStep: "POST /user/passkey/import/start. Inputs: user (the userId, UTF-8), platform (IOS or ANDROID), "
+    public static let stepKinds: [StepKind: String] = [
+        .passkeyImportStart: "POST /user/passkey/import/start. Inputs: user (the userId, UTF-8), platform (IOS or ANDROID), "
             + "challenge (the 32 bytes the server must issue), challengeId (UTF-8, the id it must return). The server "
             + "adopts the given challenge so that forged evidence can bind it.",
-        completeStep: "POST /user/passkey/import/complete. Inputs: user, challengeId, platform, app (bundle id or package "
+        .passkeyImportComplete: "POST /user/passkey/import/complete. Inputs: user, challengeId, platform, app (bundle id or package "
             + "name), credentialId, publicKey (X9.63 point or SPKI), algorithm (\"-7\"), proofClientData (the proof JSON "
             + "bytes), proofSignature (DER); iOS: keyId, attestationObject (App Attest of SHA-256(challenge)); Android: "
             + "certificateChain (DER certificates back to back, leaf first). Context parameters: appId, environment, "
             + "packageName, signatureDigest, attestationStatusList.",
-        WebAuthnFamily.registrationStep: "An ordinary passkey registration of the same user (it counts towards the cap); "
+        StepKind.webAuthnRegistration: "An ordinary passkey registration of the same user (it counts towards the cap); "
             + "inputs as in the webauthn family.",
-        WebAuthnFamily.assertionStep: "An assertion by an imported passkey, inputs as in the webauthn family; on iOS "
+        StepKind.webAuthnAssertion: "An assertion by an imported passkey, inputs as in the webauthn family; on iOS "
             + "optionally appAttestKeyId and appAttestAssertion (an App Attest assertion over the clientDataJSON).",
     ]
 
@@ -81,25 +79,25 @@ public enum PasskeyImportFamily: CatalogueFamily {
             let breaks = scenario.brokenStep == index ? rule : scenario.refusedSetUp[index].map { RuleID($0) }
             switch request {
             case .start(let blueprint):
-                return Step(kind: startStep, inputs: blueprint.startInputs, breaks: breaks, time: blueprint.startTime,
-                            expectedStatus: breaks.map(PasskeyImportRules.apiError))
+                return Step(kind: .passkeyImportStart, inputs: blueprint.startInputs, breaks: breaks, time: blueprint.startTime,
+                            expectedStatus: breaks.map(DocumentedStatus.importAPIError))
             case .complete(let blueprint):
-                return Step(kind: completeStep, inputs: try blueprint.completeInputs(), breaks: breaks, time: blueprint.completeTime,
-                            expectedStatus: breaks.map(PasskeyImportRules.apiError))
+                return Step(kind: .passkeyImportComplete, inputs: try blueprint.completeInputs(), breaks: breaks, time: blueprint.completeTime,
+                            expectedStatus: breaks.map(DocumentedStatus.importAPIError))
             case .registration(let blueprint, let time):
                 let output = try blueprint.render()
-                return Step(kind: WebAuthnFamily.registrationStep, inputs: [
-                    "clientDataJSON": output.clientDataJSON, "attestationObject": output.attestationObject,
-                    "challenge": output.challenge, "user": output.user,
+                return Step(kind: StepKind.webAuthnRegistration, inputs: [
+                    .clientDataJSON: output.clientDataJSON, .attestationObject: output.attestationObject,
+                    .challenge: output.challenge, .user: output.user,
                 ], breaks: breaks, time: time)
             case .assertion(let assertion):
                 let output = try assertion.render()
-                var inputs = ["credentialId": output.webAuthn.credentialId, "clientDataJSON": output.webAuthn.clientDataJSON,
-                              "authenticatorData": output.webAuthn.authenticatorData, "signature": output.webAuthn.signature,
-                              "challenge": output.webAuthn.challenge, "user": output.webAuthn.user]
-                inputs["appAttestKeyId"] = output.deviceKeyId
-                inputs["appAttestAssertion"] = output.deviceAssertion
-                return Step(kind: WebAuthnFamily.assertionStep, inputs: inputs, breaks: breaks, time: assertion.time)
+                var inputs: [InputKey: [UInt8]] = [.credentialId: output.webAuthn.credentialId, .clientDataJSON: output.webAuthn.clientDataJSON,
+                              .authenticatorData: output.webAuthn.authenticatorData, .signature: output.webAuthn.signature,
+                              .challenge: output.webAuthn.challenge, .user: output.webAuthn.user]
+                inputs[.appAttestKeyId] = output.deviceKeyId
+                inputs[.appAttestAssertion] = output.deviceAssertion
+                return Step(kind: StepKind.webAuthnAssertion, inputs: inputs, breaks: breaks, time: assertion.time)
             }
         }
     }
@@ -329,7 +327,7 @@ public enum PasskeyImportFamily: CatalogueFamily {
         },
         Definition(variant: "raw-signature", rule: .importProofSignature, importance: .low,
                    description: "The proof signature is raw r || s, not DER.") { forge in
-            try brokenComplete(forge, .ios) { $0.proofSignatureEncoding = { try! ECDSASignature(der: $0).raw(curve: .p256) } }
+            try brokenComplete(forge, .ios) { $0.proofSignatureEncoding = { try! ECDSASignatureValue(der: $0).raw(curve: .p256) } }
         },
         Definition(variant: "other-bytes", rule: .importProofSignature, importance: .critical,
                    description: "The proof signature covers other bytes than proofClientData.") { forge in

@@ -1,19 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let importChallengeKnown: RuleID = "import.challenge.known"
-    public static let importChallengeLifetime: RuleID = "import.challenge.lifetime"
-    public static let importChallengeConsumedOnFailure: RuleID = "import.challenge.consumedOnFailure"
-    public static let importPasskeyCap: RuleID = "import.passkeyCap"
-    public static let importCredentialIdLength: RuleID = "import.credentialId.length"
-    public static let importCredentialIdUnique: RuleID = "import.credentialId.unique"
-    public static let importKey: RuleID = "import.key"
-    public static let importProofMembers: RuleID = "import.proof.members"
-    public static let importProofBinding: RuleID = "import.proof.binding"
-    public static let importProofPublicKeyHash: RuleID = "import.proof.publicKeySha256"
-    public static let importProofSignature: RuleID = "import.proof.signature"
-    public static let importDeviceAttestationKey: RuleID = "import.deviceAttestation.key"
-}
 
 /// The device-bound passkey import ceremony (seeds/000): start, complete with platform evidence and a signed
 /// proof, then assertions by the imported key. Each rule names the API error the documentation gives for it.
@@ -53,26 +40,4 @@ public enum PasskeyImportRules {
              "A per-approval App Attest assertion is made with the App Attest key bound to the credential at import (ignored for Android credentials).",
              source: "\(api), Per-approval App Attest assertion", bugClass: .binding),
     ]
-
-    /// The API error a complete request gets for a violation of `rule` (seeds/000, Errors): 100011 challenge,
-    /// 100004 cap, 999995 validation, 999998 duplicate credential id, otherwise 100012 with the failing step.
-    public static func apiError(for rule: RuleID) -> String {
-        switch rule {
-        case .importChallengeKnown, .importChallengeLifetime, .importChallengeConsumedOnFailure: return "100011"
-        case .importPasskeyCap: return "100004"
-        case .importCredentialIdLength, .importProofMembers: return "999995"
-        case .importCredentialIdUnique: return "999998"
-        case .appAttestNonce, .androidChallenge: return "100012 NONCE"
-        case .importProofBinding, .importProofPublicKeyHash, .importProofSignature: return "100012 PROOF"
-        case .chainTrustAnchor, .chainValidity, .chainBasicConstraints, .chainRevoked, .chainSuspended, .androidChainLength,
-             .androidChainOrder, .appAttestCertificateList:
-            return "100012 CHAIN"
-        case .androidPackage, .androidSigningDigest, .appAttestRpIdHash, .appAttestAAGUID: return "100012 APP"
-        case .importKey, .androidAlgorithm, .androidCurve, .androidNoAuthRequired, .androidUserAuthType, .androidAuthTimeout,
-             .androidSecurityLevel, .androidOrigin, .androidRootOfTrust, .androidDeviceLocked, .androidVerifiedBootState,
-             .androidAllApplications, .androidPurpose:
-            return "100012 POLICY"
-        default: return "100012 ATTESTATION"
-        }
-    }
 }

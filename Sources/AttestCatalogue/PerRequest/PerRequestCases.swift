@@ -8,25 +8,22 @@ import Foundation
 /// protected requests), valid on iOS and Android, and one case per mutation, each breaking exactly one rule. Every
 /// broken step states the status the API answers (403 device, 401 account).
 public enum PerRequestFamily: CatalogueFamily {
-    public static let name = "per-request"
+    public static let name = FamilyName.perRequest
     /// Case ids start `request.`.
     static let idPrefix = "request"
     public static var rules: [Rule] {
         PerRequestRules.all + AppAttestRules.all.filter { [.appAttestNonce, .appAttestAssertionSignature, .appAttestAssertionCounter].contains($0.id) }
     }
 
-    public static let challengeStep = "per-request.challenge"
-    public static let attestStep = "per-request.attest"
-    public static let requestStep = "per-request.request"
 
-    public static let stepKinds = [
-        challengeStep: "GET /device/challenge. Inputs: challenge (the 32 bytes the server must issue; they travel as "
+    public static let stepKinds: [StepKind: String] = [
+        .perRequestChallenge: "GET /device/challenge. Inputs: challenge (the 32 bytes the server must issue; they travel as "
             + "unpadded base64url).",
-        attestStep: "POST /device/attest. Inputs: platform (ios or android), challenge; ios: keyId, attestationObject "
+        .perRequestAttest: "POST /device/attest. Inputs: platform (ios or android), challenge; ios: keyId, attestationObject "
             + "(App Attest of SHA-256(challenge)); android: integrityToken (compact JWE, UTF-8), sessionToken (the token the "
             + "server must issue). Context parameters: appId, environment, packageName, signatureDigest, "
             + "integrityDecryptionKey (base64), integrityVerificationKey (PEM), tokenFreshness (seconds).",
-        requestStep: "A protected request. Inputs: method, target (path plus query), body, and one input per header, "
+        .perRequestRequest: "A protected request. Inputs: method, target (path plus query), body, and one input per header, "
             + "named header.<Name>: Authorization, X-Platform, X-Apple-App-Attest-Assertion, X-Apple-App-Attest-Key-ID, "
             + "X-Apple-App-Attest-Challenge, X-Apple-App-Attest-Client-Data (the client data the app signed, base64; "
             + "not sent by the Civiq app, and a server rebuilds it), X-Android-Device-Token. Context parameters: "
@@ -79,25 +76,25 @@ public enum PerRequestFamily: CatalogueFamily {
     static func steps(_ scenario: PerRequestScenario, breaking rule: RuleID?, parameters: [String: String]) throws -> [Step] {
         try scenario.requests.enumerated().map { index, request in
             let breaks = scenario.brokenStep == index ? rule : nil
-            let status = breaks.map { PerRequestRules.status(for: $0, parameters: parameters) }
+            let status = breaks.map { DocumentedStatus.perRequestStatus(for: $0, parameters: parameters) }
             switch request {
             case .challenge(let challenge, let time):
-                return Step(kind: challengeStep, inputs: ["challenge": challenge], breaks: breaks, time: time)
+                return Step(kind: .perRequestChallenge, inputs: [.challenge: challenge], breaks: breaks, time: time)
             case .attestIOS(let attestation, let challenge, let time):
                 let output = try attestation.render()
-                return Step(kind: attestStep, inputs: [
-                    "platform": Array("ios".utf8), "challenge": challenge, "keyId": output.keyId,
-                    "attestationObject": output.attestationObject,
+                return Step(kind: .perRequestAttest, inputs: [
+                    .platform: Array("ios".utf8), .challenge: challenge, .keyId: output.keyId,
+                    .attestationObject: output.attestationObject,
                 ], breaks: breaks, time: time, expectedStatus: status)
             case .attestAndroid(let token, let challenge, let sessionToken, let time):
-                return Step(kind: attestStep, inputs: [
-                    "platform": Array("android".utf8), "challenge": challenge, "integrityToken": Array(try token.render().utf8),
-                    "sessionToken": Array(sessionToken.utf8),
+                return Step(kind: .perRequestAttest, inputs: [
+                    .platform: Array("android".utf8), .challenge: challenge, .integrityToken: Array(try token.render().utf8),
+                    .sessionToken: Array(sessionToken.utf8),
                 ], breaks: breaks, time: time, expectedStatus: status)
             case .request(let request):
-                var inputs = ["method": Array(request.method.utf8), "target": Array(request.target.utf8), "body": request.body]
-                for (name, value) in try request.headers() { inputs["header.\(name)"] = Array(value.utf8) }
-                return Step(kind: requestStep, inputs: inputs, breaks: breaks, time: request.time, expectedStatus: status)
+                var inputs: [InputKey: [UInt8]] = [.method: Array(request.method.utf8), .target: Array(request.target.utf8), .body: request.body]
+                for (name, value) in try request.headers() { inputs[.header(name)] = Array(value.utf8) }
+                return Step(kind: .perRequestRequest, inputs: inputs, breaks: breaks, time: request.time, expectedStatus: status)
             }
         }
     }

@@ -1,29 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let requestMethod: RuleID = "request.binding.method"
-    public static let requestPath: RuleID = "request.binding.path"
-    public static let requestQuery: RuleID = "request.binding.query"
-    public static let requestBody: RuleID = "request.binding.body"
-    public static let requestBodyHashEncoding: RuleID = "request.binding.bodyHashEncoding"
-    public static let requestEmptyBody: RuleID = "request.binding.emptyBody"
-    public static let requestChallengeKnown: RuleID = "request.challenge.known"
-    public static let requestChallengeSingleUse: RuleID = "request.challenge.singleUse"
-    public static let requestChallengeLifetime: RuleID = "request.challenge.lifetime"
-    public static let requestKeyId: RuleID = "request.keyId"
-    public static let requestHeaders: RuleID = "request.headers"
-    public static let requestAccountToken: RuleID = "request.accountToken"
-    public static let requestSessionToken: RuleID = "request.sessionToken.known"
-    public static let requestSessionLifetime: RuleID = "request.sessionToken.lifetime"
-    public static let integrityEncryption: RuleID = "integrity.jwe"
-    public static let integritySignature: RuleID = "integrity.jws"
-    public static let integrityNonce: RuleID = "integrity.nonce"
-    public static let integrityPackage: RuleID = "integrity.package"
-    public static let integrityCertificateDigest: RuleID = "integrity.certificateDigest"
-    public static let integrityAppRecognition: RuleID = "integrity.appRecognition"
-    public static let integrityDeviceIntegrity: RuleID = "integrity.deviceIntegrity"
-    public static let integrityTimestamp: RuleID = "integrity.timestamp"
-}
 
 /// Per-request device attestation (seeds/001): App Attest assertions over a four-line client data on iOS, Play
 /// Integrity tokens exchanged for a session token on Android, device failures answered 403 and account-token
@@ -74,9 +51,4 @@ public enum PerRequestRules {
         Rule(.integrityTimestamp, "requestDetails.timestampMillis is at most tokenFreshness seconds old and not in the future.",
              source: playIntegrity, bugClass: .replay, references: ["webauthn-ruby #274 (SafetyNet timestamp unchecked)"]),
     ]
-
-    /// Device failures answer 403, account-token failures 401 (seeds/001), whatever the rule.
-    public static func status(for rule: RuleID, parameters: [String: String]) -> String {
-        rule == .requestAccountToken ? parameters["accountFailureStatus"] ?? "401" : parameters["deviceFailureStatus"] ?? "403"
-    }
 }

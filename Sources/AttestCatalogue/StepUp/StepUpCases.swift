@@ -7,18 +7,15 @@ import Foundation
 /// The step-up family (seeds/003): register a device key, then challenge and approve actions; valid in both
 /// message forms, and one case per mutation, each breaking exactly one rule.
 public enum StepUpFamily: CatalogueFamily {
-    public static let name = "step-up"
+    public static let name = FamilyName.stepUp
     public static var rules: [Rule] { StepUpRules.all }
 
-    public static let registerStep = "step-up.register"
-    public static let challengeStep = "step-up.challenge"
-    public static let approveStep = "step-up.approve"
 
-    public static let stepKinds = [
-        registerStep: "Enrollment. Inputs: account, keyId (UTF-8), publicKey (DER SubjectPublicKeyInfo).",
-        challengeStep: "The server issues a challenge. Inputs: account, keyId, action (UTF-8, e.g. transfer 200 EUR to "
+    public static let stepKinds: [StepKind: String] = [
+        .stepUpRegister: "Enrollment. Inputs: account, keyId (UTF-8), publicKey (DER SubjectPublicKeyInfo).",
+        .stepUpChallenge: "The server issues a challenge. Inputs: account, keyId, action (UTF-8, e.g. transfer 200 EUR to "
             + "account X), challenge (the 32 bytes the server must issue), challengeId.",
-        approveStep: "The approval. Inputs: account, keyId, action, challengeId, signature (DER ECDSA-SHA256). Context "
+        .stepUpApprove: "The approval. Inputs: account, keyId, action, challengeId, signature (DER ECDSA-SHA256). Context "
             + "parameters: challengeLifetime (seconds), stepUpMessage (challenge: the signature covers the challenge "
             + "bytes; action-bound: UTF-8 of base64url(challenge), account, keyId and action joined by newlines).",
     ]
@@ -51,17 +48,17 @@ public enum StepUpFamily: CatalogueFamily {
             let breaks = scenario.brokenStep == index ? rule : nil
             switch request {
             case .register(let account, let keyId, let key, let time):
-                return Step(kind: registerStep, inputs: ["account": Array(account.utf8), "keyId": Array(keyId.utf8), "publicKey": key.spki],
+                return Step(kind: .stepUpRegister, inputs: [.account: Array(account.utf8), .keyId: Array(keyId.utf8), .publicKey: key.spki],
                             breaks: breaks, time: time)
             case .challenge(let challenge):
-                return Step(kind: challengeStep, inputs: [
-                    "account": Array(challenge.account.utf8), "keyId": Array(challenge.keyId.utf8), "action": Array(challenge.action.utf8),
-                    "challenge": challenge.bytes, "challengeId": Array(challenge.id.utf8),
+                return Step(kind: .stepUpChallenge, inputs: [
+                    .account: Array(challenge.account.utf8), .keyId: Array(challenge.keyId.utf8), .action: Array(challenge.action.utf8),
+                    .challenge: challenge.bytes, .challengeId: Array(challenge.id.utf8),
                 ], breaks: breaks, time: challenge.time)
             case .approve(let approval):
-                return Step(kind: approveStep, inputs: [
-                    "account": Array(approval.account.utf8), "keyId": Array(approval.keyId.utf8), "action": Array(approval.action.utf8),
-                    "challengeId": Array(approval.challenge.id.utf8), "signature": try approval.signature(),
+                return Step(kind: .stepUpApprove, inputs: [
+                    .account: Array(approval.account.utf8), .keyId: Array(approval.keyId.utf8), .action: Array(approval.action.utf8),
+                    .challengeId: Array(approval.challenge.id.utf8), .signature: try approval.signature(),
                 ], breaks: breaks, time: approval.time)
             }
         }

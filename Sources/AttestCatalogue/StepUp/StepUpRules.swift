@@ -1,13 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let stepUpSingleUse: RuleID = "stepup.challenge.singleUse"
-    public static let stepUpLifetime: RuleID = "stepup.challenge.lifetime"
-    public static let stepUpAccount: RuleID = "stepup.challenge.account"
-    public static let stepUpKey: RuleID = "stepup.challenge.key"
-    public static let stepUpAction: RuleID = "stepup.challenge.action"
-    public static let stepUpSignature: RuleID = "stepup.signature"
-}
 
 /// Biometric step-up signing (seeds/003, "Approving a sensitive request"): the challenge must be random,
 /// short-lived, single use, and bound to the account, the device key and the action; the signature must verify

@@ -9,7 +9,7 @@ import Foundation
 /// The WebAuthn family: valid registrations and assertions in every forged format, and one case per mutation,
 /// each breaking exactly one rule.
 public enum WebAuthnFamily: CatalogueFamily {
-    public static let name = "webauthn"
+    public static let name = FamilyName.webAuthn
     /// Case ids start `webauthn.`.
     static let idPrefix = "webauthn"
     public static var rules: [Rule] {
@@ -20,17 +20,15 @@ public enum WebAuthnFamily: CatalogueFamily {
     /// The Android rules §8.4 itself requires of an android-key statement (steps 5-6).
     static let androidKeyFormatRules: [RuleID] = [.androidAllApplications, .androidOrigin, .androidPurpose]
 
-    public static let registrationStep = "webauthn.registration"
-    public static let assertionStep = "webauthn.assertion"
 
-    public static let stepKinds = [
-        registrationStep: "A registration (WebAuthn L3 §7.1). Inputs: clientDataJSON, attestationObject (as the client "
+    public static let stepKinds: [StepKind: String] = [
+        .webAuthnRegistration: "A registration (WebAuthn L3 §7.1). Inputs: clientDataJSON, attestationObject (as the client "
             + "sent them), challenge (the bytes the relying party issued), user (the user handle of the account "
             + "registering). Context parameters: rpId, origins (comma-separated), topOrigins (comma-separated parent "
             + "origins the RP may be embedded in; empty for none), allowCrossOrigin (true/false), algorithms "
             + "(comma-separated COSE alg values offered), userVerification (required/preferred), attestation "
             + "(direct: a certificate chain to a trust anchor is required; none: any statement is acceptable).",
-        assertionStep: "An authentication assertion (WebAuthn L3 §7.2) for a credential registered earlier in the case. "
+        .webAuthnAssertion: "An authentication assertion (WebAuthn L3 §7.2) for a credential registered earlier in the case. "
             + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, challenge, user (the user "
             + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one).",
     ]
@@ -92,18 +90,18 @@ public enum WebAuthnFamily: CatalogueFamily {
         var steps: [Step] = []
         for registration in scenario.registrations {
             let output = try registration.render()
-            steps.append(Step(kind: registrationStep, inputs: [
-                "clientDataJSON": output.clientDataJSON, "attestationObject": output.attestationObject,
-                "challenge": output.challenge, "user": output.user,
+            steps.append(Step(kind: .webAuthnRegistration, inputs: [
+                .clientDataJSON: output.clientDataJSON, .attestationObject: output.attestationObject,
+                .challenge: output.challenge, .user: output.user,
             ], breaks: scenario.brokenStep == steps.count ? rule : nil))
         }
         for assertion in scenario.assertions {
             let output = try assertion.render()
-            var inputs = ["credentialId": output.credentialId, "clientDataJSON": output.clientDataJSON,
-                          "authenticatorData": output.authenticatorData, "signature": output.signature,
-                          "challenge": output.challenge, "user": output.user]
-            inputs["userHandle"] = output.userHandle
-            steps.append(Step(kind: assertionStep, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
+            var inputs: [InputKey: [UInt8]] = [.credentialId: output.credentialId, .clientDataJSON: output.clientDataJSON,
+                          .authenticatorData: output.authenticatorData, .signature: output.signature,
+                          .challenge: output.challenge, .user: output.user]
+            inputs[.userHandle] = output.userHandle
+            steps.append(Step(kind: .webAuthnAssertion, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
         }
         return steps
     }
@@ -292,7 +290,7 @@ public enum WebAuthnFamily: CatalogueFamily {
                    baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) {
                 $0.packed {
-                    $0.subject = DistinguishedName([.country("US"), .organization("attest-harness TEST"),
+                    $0.subject = X509Name([.country("US"), .organization("attest-harness TEST"),
                                                     .organizationalUnit("Authenticator"), .commonName("attest-harness TEST Authenticator")])
                 }
             }

@@ -1,36 +1,6 @@
 import AttestConformance
+import AttestEvidence
 
-extension RuleID {
-    public static let webAuthnStructure: RuleID = "webauthn.structure"
-    public static let webAuthnType: RuleID = "webauthn.clientData.type"
-    public static let webAuthnChallenge: RuleID = "webauthn.clientData.challenge"
-    public static let webAuthnOrigin: RuleID = "webauthn.clientData.origin"
-    public static let webAuthnCrossOrigin: RuleID = "webauthn.clientData.crossOrigin"
-    public static let webAuthnTopOrigin: RuleID = "webauthn.clientData.topOrigin"
-    public static let webAuthnRpIdHash: RuleID = "webauthn.rpIdHash"
-    public static let webAuthnUserPresent: RuleID = "webauthn.flags.userPresent"
-    public static let webAuthnUserVerified: RuleID = "webauthn.flags.userVerified"
-    public static let webAuthnBackupState: RuleID = "webauthn.flags.backupState"
-    public static let webAuthnAuthenticatorData: RuleID = "webauthn.authenticatorData"
-    public static let webAuthnAlgorithm: RuleID = "webauthn.algorithm"
-    public static let webAuthnFormat: RuleID = "webauthn.fmt"
-    public static let webAuthnAttestationRequired: RuleID = "webauthn.attestation.required"
-    public static let webAuthnSelfAttestation: RuleID = "webauthn.attestation.self"
-    public static let webAuthnAttestationSignature: RuleID = "webauthn.attestation.signature"
-    public static let webAuthnPackedCertificate: RuleID = "webauthn.packed.certificate"
-    public static let webAuthnPackedAAGUID: RuleID = "webauthn.packed.aaguid"
-    public static let webAuthnAndroidKeyChallenge: RuleID = "webauthn.androidKey.challenge"
-    public static let webAuthnAndroidKeyPublicKey: RuleID = "webauthn.androidKey.publicKey"
-    public static let webAuthnAppleNonce: RuleID = "webauthn.apple.nonce"
-    public static let webAuthnApplePublicKey: RuleID = "webauthn.apple.publicKey"
-    public static let webAuthnCredentialIdLength: RuleID = "webauthn.credentialId.length"
-    public static let webAuthnCredentialIdUnique: RuleID = "webauthn.credentialId.unique"
-    public static let webAuthnCredential: RuleID = "webauthn.assertion.credential"
-    public static let webAuthnOwner: RuleID = "webauthn.assertion.owner"
-    public static let webAuthnUserHandle: RuleID = "webauthn.assertion.userHandle"
-    public static let webAuthnAssertionSignature: RuleID = "webauthn.assertion.signature"
-    public static let webAuthnSignCount: RuleID = "webauthn.signCount"
-}
 
 /// WebAuthn Level 3: the registration (§7.1) and authentication (§7.2) procedures step by step, and the
 /// verification procedures of the formats forged here (§8.2, §8.4, §8.7, §8.8). Step numbers are protocols.md

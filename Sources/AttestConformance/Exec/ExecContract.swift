@@ -12,52 +12,25 @@ public struct ExecSuite: Codable, Hashable, Sendable {
         public let parameters: [String: String]
     }
 
-    /// A case as the verifier sees it: what it is told and the steps in order, not what is expected.
-    public struct ExecCase: Codable, Hashable, Sendable {
-        public let id: String
-        public let family: String
-        public let context: CaseContext
-        public let steps: [ExecStep]
-    }
-
-    public struct ExecStep: Codable, Hashable, Sendable {
-        public let kind: String
-        public let inputs: [String: String]
-        /// When the request arrives; absent means the case's context time.
-        public let time: Date?
-    }
-
     public let format: String
     public let profile: Profile
-    public let cases: [ExecCase]
+    /// The cases as the verifier sees them (`VerifierCase`: no rule, no expectation).
+    public let cases: [VerifierCase]
 
     public init(profile: AttestConformance.Profile, cases: [Case]) {
-        self.init(profile: profile, execCases: cases.map { testCase in
-            ExecCase(id: testCase.id, family: testCase.family, context: testCase.context, steps: testCase.steps.map {
-                ExecStep(kind: $0.kind, inputs: $0.inputs.mapValues { Data($0).base64EncodedString() }, time: $0.time)
-            })
-        })
+        self.init(profile: profile, requests: cases.map(\.request))
     }
 
-    public init(profile: AttestConformance.Profile, execCases: [ExecCase]) {
+    public init(profile: AttestConformance.Profile, requests: [VerifierCase]) {
         format = Self.formatVersion
         self.profile = Profile(name: profile.name, rules: profile.rules.sorted(), parameters: profile.parameters)
-        cases = execCases
+        cases = requests
     }
 
     /// The profile the document asks for.
     public var requestedProfile: AttestConformance.Profile {
         AttestConformance.Profile(name: profile.name, description: "", families: Array(Set(cases.map(\.family))).sorted(),
                             rules: Set(profile.rules), parameters: profile.parameters)
-    }
-
-    /// The cases back as runnable steps (for verifiers written in Swift that read this document).
-    public var runnableSteps: [String: [Step]] {
-        Dictionary(uniqueKeysWithValues: cases.map { testCase in
-            (testCase.id, testCase.steps.map {
-                Step(kind: $0.kind, inputs: $0.inputs.mapValues { Array(Data(base64Encoded: $0) ?? Data()) }, time: $0.time)
-            })
-        })
     }
 }
 
@@ -86,26 +59,5 @@ public struct ExecResults: Codable, Hashable, Sendable {
         format = Self.formatVersion
         self.harness = harness
         self.results = results
-    }
-}
-
-/// A verifier that judges a whole case at once, because its state lives elsewhere (a child process, a server).
-/// The runner hands it the case without expectations and compares the verdicts it returns.
-public protocol WholeCaseVerifier: AttestationVerifier {
-    /// Verdicts for the case's steps in order.
-    /// - Throws: `VerifierFailure` when no verdict could be had.
-    func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict]
-}
-
-/// Why a verifier adapter got no verdict: the case timed out (HANG), or the verifier broke the contract.
-public enum VerifierFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    case hang(seconds: Double)
-    case contract(String)
-
-    public var description: String {
-        switch self {
-        case .hang(let seconds): return "no answer within \(seconds) s"
-        case .contract(let reason): return reason
-        }
     }
 }

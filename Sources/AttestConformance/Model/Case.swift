@@ -11,9 +11,17 @@ public enum Importance: String, Hashable, Sendable, Codable, CaseIterable, Compa
     /// Pedantic strictness.
     case low
 
-    public static func < (lhs: Importance, rhs: Importance) -> Bool {
-        allCases.firstIndex(of: lhs)! > allCases.firstIndex(of: rhs)!
+    /// Larger is more important.
+    private var rank: Int {
+        switch self {
+        case .critical: 3
+        case .high: 2
+        case .medium: 1
+        case .low: 0
+        }
     }
+
+    public static func < (lhs: Importance, rhs: Importance) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// What the verifier is told before the first step: the time it must treat as now, its trust anchors, and its
@@ -37,13 +45,13 @@ public struct CaseContext: Hashable, Sendable, Codable {
 /// `expectedStatus` is what a documented API answers a broken step with (`403`, `100012 NONCE`); a verifier that
 /// reports a status (`Verdict.status`) must report this one.
 public struct Step: Hashable, Sendable, Codable {
-    public let kind: String
-    public let inputs: [String: [UInt8]]
+    public let kind: StepKind
+    public let inputs: [InputKey: [UInt8]]
     public let breaks: RuleID?
     public let time: Date?
     public let expectedStatus: String?
 
-    public init(kind: String, inputs: [String: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil) {
+    public init(kind: StepKind, inputs: [InputKey: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil) {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
@@ -55,24 +63,17 @@ public struct Step: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try container.decode(String.self, forKey: .kind)
+        kind = try container.decode(StepKind.self, forKey: .kind)
         breaks = try container.decodeIfPresent(RuleID.self, forKey: .breaks)
         time = try container.decodeIfPresent(Date.self, forKey: .time)
         expectedStatus = try container.decodeIfPresent(String.self, forKey: .expectedStatus)
-        var decoded: [String: [UInt8]] = [:]
-        for (name, text) in try container.decode([String: String].self, forKey: .inputs) {
-            guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorruptedError(forKey: .inputs, in: container, debugDescription: "input \(name) is not base64")
-            }
-            decoded[name] = Array(data)
-        }
-        inputs = decoded
+        inputs = try StepInputs.decode(from: container, forKey: .inputs)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
-        try container.encode(inputs.mapValues { Data($0).base64EncodedString() }, forKey: .inputs)
+        try container.encode(StepInputs.spelled(inputs), forKey: .inputs)
         try container.encodeIfPresent(breaks, forKey: .breaks)
         try container.encodeIfPresent(time, forKey: .time)
         try container.encodeIfPresent(expectedStatus, forKey: .expectedStatus)
@@ -83,13 +84,34 @@ public struct Step: Hashable, Sendable, Codable {
         guard let breaks, profile.enforces(breaks) else { return .accept }
         return .reject
     }
+
+    /// The step as the verifier under test sees it: what is sent, not what is expected.
+    public var request: VerifierStep { VerifierStep(kind: kind, inputs: inputs, time: time) }
+}
+
+/// Step inputs on the wire: an object of base64 strings keyed by input name.
+enum StepInputs {
+    static func spelled(_ inputs: [InputKey: [UInt8]]) -> [String: String] {
+        inputs.spelled.mapValues { Data($0).base64EncodedString() }
+    }
+
+    static func decode<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> [InputKey: [UInt8]] {
+        var decoded: [InputKey: [UInt8]] = [:]
+        for (name, text) in try container.decode([String: String].self, forKey: key) {
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "input \(name) is not base64")
+            }
+            decoded[InputKey(name)] = Array(data)
+        }
+        return decoded
+    }
 }
 
 /// A scenario: a valid baseline, or that baseline with one mutation that breaks exactly one rule.
 public struct Case: Hashable, Sendable, Codable {
     /// Stable id, `<family>.<rule or valid>.<variant>`.
     public let id: String
-    public let family: String
+    public let family: FamilyName
     /// The rule the case breaks; nil for valid cases.
     public let rule: RuleID?
     public let description: String
@@ -97,7 +119,7 @@ public struct Case: Hashable, Sendable, Codable {
     public let context: CaseContext
     public let steps: [Step]
 
-    public init(id: String, family: String, rule: RuleID?, description: String, importance: Importance,
+    public init(id: String, family: FamilyName, rule: RuleID?, description: String, importance: Importance,
                 context: CaseContext, steps: [Step]) {
         precondition(rule == nil || steps.contains { $0.breaks == rule }, "a negative case has a step that breaks its rule")
         self.id = id
@@ -107,6 +129,12 @@ public struct Case: Hashable, Sendable, Codable {
         self.importance = importance
         self.context = context
         self.steps = steps
+    }
+
+    /// The case as the verifier under test sees it: its context and steps, without the rule it breaks or the
+    /// verdicts expected.
+    public var request: VerifierCase {
+        VerifierCase(id: id, family: family, context: context, steps: steps.map(\.request))
     }
 
     /// The verdict expected for the whole case under `profile`.

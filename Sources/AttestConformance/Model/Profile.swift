@@ -6,11 +6,11 @@ public struct Profile: Hashable, Sendable, Codable {
     public let name: String
     public let description: String
     /// Evidence families this profile covers (`app-attest`, ...).
-    public let families: [String]
+    public let families: [FamilyName]
     public var rules: Set<RuleID>
     public var parameters: [String: String]
 
-    public init(name: String, description: String, families: [String], rules: Set<RuleID>, parameters: [String: String]) {
+    public init(name: String, description: String, families: [FamilyName], rules: Set<RuleID>, parameters: [String: String]) {
         self.name = name
         self.description = description
         self.families = families
@@ -26,7 +26,7 @@ public struct Profile: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
-        families = try container.decode([String].self, forKey: .families)
+        families = try container.decode([FamilyName].self, forKey: .families)
         rules = Set(try container.decode([RuleID].self, forKey: .rules))
         parameters = try container.decodeIfPresent([String: String].self, forKey: .parameters) ?? [:]
     }

@@ -1,18 +1,9 @@
 /// A stable dotted rule identifier such as `appattest.nonce` or `chain.validity`.
-public struct RuleID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct RuleID: VocabularyTerm, ExpressibleByStringLiteral {
     public let rawValue: String
 
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { self.rawValue = value }
-
-    public var description: String { rawValue }
-    public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// What goes wrong in a verifier that misses a rule, for grouping findings.

@@ -26,16 +26,3 @@ public struct Verdict: Hashable, Sendable, Codable {
         Verdict(.reject, reason: reason, rule: rule, status: status)
     }
 }
-
-/// The contract every verifier meets, in-process or behind an adapter: a fresh session per case, then each step
-/// in order. Throwing means the harness could not get a verdict (a crash, a timeout, garbage), never a verdict.
-public protocol AttestationVerifier: Sendable {
-    /// A name for reports (`builtin:reference`).
-    var name: String { get }
-    func startCase(_ context: CaseContext) throws -> any VerificationSession
-}
-
-/// The state a verifier keeps across the steps of one case (stored keys, counters, used challenges).
-public protocol VerificationSession: AnyObject {
-    func verify(_ step: Step) throws -> Verdict
-}

@@ -42,12 +42,24 @@ public struct CaseResult: Hashable, Sendable, Codable {
 
 /// The outcome of running a suite against one verifier under one profile.
 public struct RunReport: Hashable, Sendable, Codable {
+    /// The attest-harness version that ran (absent in reports of versions before 0.3.0).
+    public let harnessVersion: String?
     public let verifier: String
     public let profile: String
     public let seed: UInt64
     public let results: [CaseResult]
     /// Case ids that are findings now but were not in the baseline, when one was given.
     public var regressions: [String]?
+
+    public init(verifier: String, profile: String, seed: UInt64, results: [CaseResult], regressions: [String]? = nil,
+                harnessVersion: String? = HarnessVersion.current) {
+        self.harnessVersion = harnessVersion
+        self.verifier = verifier
+        self.profile = profile
+        self.seed = seed
+        self.results = results
+        self.regressions = regressions
+    }
 
     /// Wrong verdicts and hangs.
     public var findings: [CaseResult] { results.filter { $0.status == .finding || $0.status == .hang } }
@@ -71,82 +83,85 @@ public struct Runner: Sendable {
         self.verifier = verifier
     }
 
-    /// Runs one case: a fresh session, then every step in order (a rejected request can change what later steps
-    /// see), until one disagrees with its expectation. A passing result names the last rejected step.
-    public func run(_ testCase: Case) -> CaseResult {
-        func result(_ status: CaseResult.Status, step: Int? = nil, expected: Verdict.Outcome? = nil,
-                    actual: Verdict? = nil, message: String? = nil) -> CaseResult {
-            CaseResult(caseId: testCase.id, rule: testCase.rule, importance: testCase.importance, status: status,
-                       step: step, expected: expected, actual: actual, message: message)
-        }
+    /// Runs one case: the verifier answers every step (a rejected request can change what later steps see), and
+    /// the first answer that disagrees with its expectation decides the result. A passing result names the last
+    /// rejected step.
+    public func run(_ testCase: Case) async -> CaseResult {
         do {
-            let next = try verdictSource(for: testCase)
-            var lastRejection: (index: Int, verdict: Verdict)?
-            for (index, step) in testCase.steps.enumerated() {
-                let expected = step.expectedVerdict(under: profile)
-                guard let verdict = try next(step) else {
-                    return result(.error, step: index, message: "the verifier gave no verdict for step \(index)")
-                }
-                // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
-                let wrongStatus = verdict.outcome == .reject && expected == .reject && step.expectedStatus != nil
-                    && verdict.status != nil && verdict.status != step.expectedStatus
-                if verdict.outcome != expected || wrongStatus {
-                    var finding = result(.finding, step: index, expected: expected, actual: verdict)
-                    finding.expectedStatus = step.expectedStatus
-                    return finding
-                }
-                if verdict.outcome == .reject { lastRejection = (index, verdict) }
-            }
-            return result(.pass, step: lastRejection?.index, expected: lastRejection.map { _ in .reject }, actual: lastRejection?.verdict)
+            let verdicts = try await verifier.verdicts(for: testCase.request, profile: profile)
+            return judge(testCase, verdicts)
         } catch VerifierFailure.hang(let seconds) {
-            return result(.hang, message: "no answer within \(seconds) s")
+            return CaseResult(testCase, .hang, message: "no answer within \(seconds) s")
         } catch {
-            return result(.error, message: "\(error)")
+            return CaseResult(testCase, .error, message: "\(error)")
         }
     }
 
-    /// Step by step from a fresh session, or, for whole-case verifiers, from the verdicts they return at once.
-    private func verdictSource(for testCase: Case) throws -> (Step) throws -> Verdict? {
-        if let whole = verifier as? any WholeCaseVerifier {
-            var verdicts = try whole.verdicts(for: ExecSuite(profile: profile, cases: [testCase]).cases[0], profile: profile)[...]
-            return { _ in verdicts.popFirst() }
+    /// The result of `verdicts` for `testCase`: exactly one verdict per step, each compared with the profile's
+    /// expectation, statuses included when both sides state one.
+    func judge(_ testCase: Case, _ verdicts: [Verdict]) -> CaseResult {
+        var lastRejection: (index: Int, verdict: Verdict)?
+        for (index, step) in testCase.steps.enumerated() {
+            guard index < verdicts.count else {
+                return CaseResult(testCase, .error, step: index, message: "the verifier gave no verdict for step \(index)")
+            }
+            let verdict = verdicts[index]
+            let expected = step.expectedVerdict(under: profile)
+            // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
+            let wrongStatus = verdict.outcome == .reject && expected == .reject && step.expectedStatus != nil
+                && verdict.status != nil && verdict.status != step.expectedStatus
+            if verdict.outcome != expected || wrongStatus {
+                var finding = CaseResult(testCase, .finding, step: index, expected: expected, actual: verdict)
+                finding.expectedStatus = step.expectedStatus
+                return finding
+            }
+            if verdict.outcome == .reject { lastRejection = (index, verdict) }
         }
-        let session = try verifier.startCase(testCase.context)
-        return { try session.verify($0) }
+        guard verdicts.count == testCase.steps.count else {
+            return CaseResult(testCase, .error, message: "the verifier gave \(verdicts.count) verdicts for \(testCase.steps.count) steps")
+        }
+        return CaseResult(testCase, .pass, step: lastRejection?.index, expected: lastRejection.map { _ in .reject },
+                          actual: lastRejection?.verdict)
     }
 
-    /// Runs `cases` with up to `jobs` in parallel, starting at most `rate`'s cases per second when given; results
-    /// keep the cases' order. `progress` is called after each.
+    /// Runs `cases` with up to `jobs` in flight (one when the verifier requires serial cases), starting at most
+    /// `rate`'s cases per second when given. Cases run as child tasks, so an I/O-bound verifier (an HTTP server)
+    /// keeps `jobs` requests in flight whatever the number of cores. Results keep the cases' order; `progress`
+    /// is called after each, from this task.
     public func run(_ cases: [Case], seed: UInt64, jobs: Int = 1, rate: RateLimit? = nil,
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) -> RunReport {
-        let results = ResultSlots(count: cases.count)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, cases.count))) { worker in
-            var index = worker
-            while index < cases.count {
-                rate?.acquire()
-                results.set(index, run(cases[index]))
-                progress?(results.completed, cases.count)
-                index += max(1, min(jobs, cases.count))
+                    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) async -> RunReport {
+        let width = verifier.requiresSerialCases ? 1 : max(1, min(jobs, cases.count))
+        var results = [CaseResult?](repeating: nil, count: cases.count)
+        await withTaskGroup(of: (Int, CaseResult).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < cases.count else { return }
+                let index = next
+                next += 1
+                group.addTask {
+                    await rate?.acquire()
+                    return (index, await run(cases[index]))
+                }
+            }
+            for _ in 0..<width { startNext() }
+            var done = 0
+            for await (index, result) in group {
+                results[index] = result
+                done += 1
+                progress?(done, cases.count)
+                startNext()
             }
         }
-        return RunReport(verifier: verifier.name, profile: profile.name, seed: seed, results: results.values, regressions: nil)
+        // Every index was started and collected above; compactMap keeps the order.
+        return RunReport(verifier: verifier.name, profile: profile.name, seed: seed, results: results.compactMap { $0 },
+                         regressions: nil)
     }
 }
 
-/// Results written by concurrent workers, each to its own slot.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [CaseResult?]
-    private let lock = NSLock()
-    private(set) var completed = 0
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ result: CaseResult) {
-        lock.lock()
-        slots[index] = result
-        completed += 1
-        lock.unlock()
+extension CaseResult {
+    init(_ testCase: Case, _ status: Status, step: Int? = nil, expected: Verdict.Outcome? = nil, actual: Verdict? = nil,
+         message: String? = nil) {
+        self.init(caseId: testCase.id, rule: testCase.rule, importance: testCase.importance, status: status, step: step,
+                  expected: expected, actual: actual, message: message)
     }
-
-    var values: [CaseResult] { slots.map { $0! } }
 }

@@ -18,19 +18,20 @@ public struct VectorSuite: Codable, Hashable, Sendable {
     }
 
     public let format: String
-    public let family: String
+    public let family: FamilyName
     public let seed: UInt64
+    /// Step kind (wire spelling) to the meaning of its inputs.
     public let stepKinds: [String: String]
     public let rules: [Rule]
     public let profiles: [Profile]
     public let numberOfCases: Int
     public let cases: [VectorCase]
 
-    public init(family: String, seed: UInt64, stepKinds: [String: String], rules: [Rule], profiles: [Profile], cases: [Case]) {
+    public init(family: FamilyName, seed: UInt64, stepKinds: [StepKind: String], rules: [Rule], profiles: [Profile], cases: [Case]) {
         format = Self.formatVersion
         self.family = family
         self.seed = seed
-        self.stepKinds = stepKinds
+        self.stepKinds = stepKinds.spelled
         self.rules = rules
         self.profiles = profiles
         numberOfCases = cases.count

@@ -3,11 +3,11 @@ import AttestDER
 /// One X.509 v3 extension (RFC 5280 §4.1): `SEQUENCE { extnID, critical BOOLEAN DEFAULT FALSE, extnValue }`.
 /// `value` is the content of the extnValue OCTET STRING, i.e. the DER of the extension's own structure.
 public struct CertificateExtension: Hashable, Sendable {
-    public var oid: ASN1ObjectIdentifier
+    public var oid: DERObjectIdentifier
     public var critical: Bool
     public var value: [UInt8]
 
-    public init(oid: ASN1ObjectIdentifier, critical: Bool = false, value: [UInt8]) {
+    public init(oid: DERObjectIdentifier, critical: Bool = false, value: [UInt8]) {
         self.oid = oid
         self.critical = critical
         self.value = value

@@ -7,8 +7,8 @@ public struct CertificateTemplate: Sendable {
     /// Big-endian magnitude; encoded as a positive INTEGER.
     public var serialNumber: [UInt8]
     public var signatureAlgorithm: SignatureAlgorithm
-    public var issuer: DistinguishedName
-    public var subject: DistinguishedName
+    public var issuer: X509Name
+    public var subject: X509Name
     public var notBefore: Date
     public var notAfter: Date
     /// DER SubjectPublicKeyInfo of the certified key.
@@ -17,8 +17,8 @@ public struct CertificateTemplate: Sendable {
     public var extensions: [CertificateExtension]
 
     public init(
-        serialNumber: [UInt8], signatureAlgorithm: SignatureAlgorithm, issuer: DistinguishedName,
-        subject: DistinguishedName, notBefore: Date, notAfter: Date, subjectPublicKeyInfo: [UInt8],
+        serialNumber: [UInt8], signatureAlgorithm: SignatureAlgorithm, issuer: X509Name,
+        subject: X509Name, notBefore: Date, notAfter: Date, subjectPublicKeyInfo: [UInt8],
         extensions: [CertificateExtension]
     ) {
         self.serialNumber = serialNumber
@@ -49,11 +49,11 @@ public struct CertificateTemplate: Sendable {
     }
 
     /// The signed certificate: `SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue BIT STRING }`.
-    public func signed(by issuerKey: PrivateKey) throws -> Certificate {
+    public func signed(by issuerKey: PrivateKey) throws -> X509Certificate {
         let tbs = try tbsCertificate()
         let signature = try issuerKey.sign(tbs.serialized, digest: signatureAlgorithm.digest)
         let certificate = DERElement.sequence([tbs, signatureAlgorithm.element, .bitString(signature)])
-        return try Certificate(der: certificate.serialized)
+        return try X509Certificate(der: certificate.serialized)
     }
 
     private func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }

@@ -24,16 +24,16 @@ public struct ChainVerificationError: Error, Hashable, Sendable, CustomStringCon
 /// RFC 5280 path validation by OpenSSL's `X509_verify_cert`, at an explicit time and against explicit trust
 /// anchors only (never the system store), with OpenSSL's default flags, as `openssl verify -attime` runs it.
 public struct ChainVerifier: Sendable {
-    public var trustAnchors: [Certificate]
+    public var trustAnchors: [X509Certificate]
 
-    public init(trustAnchors: [Certificate]) { self.trustAnchors = trustAnchors }
+    public init(trustAnchors: [X509Certificate]) { self.trustAnchors = trustAnchors }
 
     /// Verifies `leaf` through `intermediates` (in any order, untrusted) to one of the anchors at `time`.
     ///
     /// `tolerating` lets OpenSSL carry on past the error codes it returns true for, as a verifier that skips
     /// those checks would; the first error it does not tolerate is thrown.
-    /// - Throws: `ChainVerificationError` with OpenSSL's verdict, or `CryptoError` when OpenSSL cannot start.
-    public func verify(leaf: Certificate, intermediates: [Certificate], at time: Date,
+    /// - Throws: `ChainVerificationError` with OpenSSL's verdict, or `AttestCryptoError` when OpenSSL cannot start.
+    public func verify(leaf: X509Certificate, intermediates: [X509Certificate], at time: Date,
                        tolerating: @escaping (Int32) -> Bool = { _ in false }) throws {
         let store = try check(X509_STORE_new(), "X509_STORE_new")
         defer { X509_STORE_free(store) }
@@ -54,7 +54,7 @@ public struct ChainVerifier: Sendable {
             return tolerance.tolerates(X509_STORE_CTX_get_error(context)) ? 1 : 0
         }
         let result = withExtendedLifetime((leaf, intermediates, trustAnchors, tolerance)) { X509_verify_cert(context) }
-        CryptoError.drainQueue()
+        AttestCryptoError.drainQueue()
         if result != 1 {
             let code = X509_STORE_CTX_get_error(context)
             throw ChainVerificationError(

@@ -19,9 +19,9 @@ public enum SignatureAlgorithm: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    public var oid: ASN1ObjectIdentifier { ASN1ObjectIdentifier(dotted: rawValue)! }
+    public var oid: DERObjectIdentifier { DERObjectIdentifier(dotted: rawValue)! }
 
-    public var digest: DigestAlgorithm {
+    public var digest: HashAlgorithm {
         switch self {
         case .ecdsaWithSHA256, .sha256WithRSAEncryption: return .sha256
         case .ecdsaWithSHA384: return .sha384

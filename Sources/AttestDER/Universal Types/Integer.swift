@@ -26,7 +26,7 @@ extension DERElement {
     }
 
     /// The value of an INTEGER (or, with `identifier: .enumerated`, an ENUMERATED) that fits in `Int64`.
-    public func integerValue(_ identifier: ASN1Identifier = .integer, field: String? = nil) throws -> Int64 {
+    public func integerValue(_ identifier: DERIdentifier = .integer, field: String? = nil) throws -> Int64 {
         let content = try primitiveContent(identifier, field: field)
         guard !content.isEmpty else { throw DERError(.emptyInteger, at: location, field: field) }
         guard content.count <= 8 else { throw DERError(.integerOutOfRange, at: location, field: field) }

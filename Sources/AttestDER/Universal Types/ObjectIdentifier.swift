@@ -1,5 +1,5 @@
 /// An OBJECT IDENTIFIER value (X.690 §8.19), written and read in dotted form.
-public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct DERObjectIdentifier: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let components: [UInt64]
 
     public init(_ components: [UInt64]) {
@@ -19,7 +19,7 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
     }
 
     public init(stringLiteral value: String) {
-        guard let oid = ASN1ObjectIdentifier(dotted: value) else { preconditionFailure("bad OID literal \(value)") }
+        guard let oid = DERObjectIdentifier(dotted: value) else { preconditionFailure("bad OID literal \(value)") }
         self = oid
     }
 
@@ -63,13 +63,13 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
 }
 
 extension DERElement {
-    public static func oid(_ oid: ASN1ObjectIdentifier) -> DERElement {
+    public static func oid(_ oid: DERObjectIdentifier) -> DERElement {
         .primitive(.objectIdentifier, oid.contentBytes)
     }
 
-    public func oidValue(field: String? = nil) throws -> ASN1ObjectIdentifier {
+    public func oidValue(field: String? = nil) throws -> DERObjectIdentifier {
         let content = try primitiveContent(.objectIdentifier, field: field)
-        guard let oid = ASN1ObjectIdentifier(contentBytes: content) else {
+        guard let oid = DERObjectIdentifier(contentBytes: content) else {
             throw DERError(.invalidObjectIdentifier, at: location, field: field)
         }
         return oid

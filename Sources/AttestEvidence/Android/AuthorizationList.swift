@@ -111,7 +111,7 @@ public struct AuthorizationList: Hashable, Sendable {
             let fieldName = "\(name).\(tag)"
             let inner: DERElement
             if options.allowImplicitTags, !identifier.isConstructed, let content = tagged.primitiveBytes {
-                let universal: ASN1Identifier = tag.kind == .octets || tag.kind == .attestationApplicationId ? .octetString
+                let universal: DERIdentifier = tag.kind == .octets || tag.kind == .attestationApplicationId ? .octetString
                     : tag.kind == .flag ? .null : .integer
                 inner = DERElement(universal, .primitive(content), offset: tagged.offset)
             } else {

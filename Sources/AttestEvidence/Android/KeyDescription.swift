@@ -10,7 +10,7 @@ import AttestDER
 ///         softwareEnforced AuthorizationList, hardwareEnforced AuthorizationList }
 ///     SecurityLevel ::= ENUMERATED { Software(0), TrustedEnvironment(1), StrongBox(2) }
 public struct KeyDescription: Hashable, Sendable {
-    public static let extensionOID: ASN1ObjectIdentifier = "1.3.6.1.4.1.11129.2.1.17"
+    public static let extensionOID: DERObjectIdentifier = "1.3.6.1.4.1.11129.2.1.17"
 
     public static let software: Int64 = 0
     public static let trustedEnvironment: Int64 = 1

@@ -5,10 +5,10 @@ public enum AppAttestFormat {
     /// `fmt` of an attestation object.
     public static let format = "apple-appattest"
     /// Credential certificate extension holding `SEQUENCE { [1] EXPLICIT OCTET STRING nonce }`.
-    public static let nonceExtension: ASN1ObjectIdentifier = "1.2.840.113635.100.8.2"
+    public static let nonceExtension: DERObjectIdentifier = "1.2.840.113635.100.8.2"
     /// Undocumented credential certificate extensions, reproduced for realism.
-    public static let appInfoExtension: ASN1ObjectIdentifier = "1.2.840.113635.100.8.5"
-    public static let osVersionExtension: ASN1ObjectIdentifier = "1.2.840.113635.100.8.7"
+    public static let appInfoExtension: DERObjectIdentifier = "1.2.840.113635.100.8.5"
+    public static let osVersionExtension: DERObjectIdentifier = "1.2.840.113635.100.8.7"
 
     /// The App Attest environments and their AAGUIDs (§1.2).
     public enum Environment: String, Hashable, Sendable, CaseIterable {

@@ -61,8 +61,8 @@ public struct AuthenticatorData: Hashable, Sendable {
     /// Why authenticator data could not be read.
     public enum ParseError: Error, Hashable, Sendable {
         case tooShort(needed: Int, have: Int)
-        case credentialPublicKey(CBORError)
-        case extensions(CBORError)
+        case credentialPublicKey(CBORDecodingError)
+        case extensions(CBORDecodingError)
         case trailingBytes(offset: Int)
     }
 
@@ -89,8 +89,8 @@ public struct AuthenticatorData: Hashable, Sendable {
             let used: Int
             do {
                 (_, used) = try CBORReader.decodePrefix(rest)
-            } catch let error as CBORError {
-                throw ParseError.credentialPublicKey(CBORError(error.code, at: error.offset + position))
+            } catch let error as CBORDecodingError {
+                throw ParseError.credentialPublicKey(CBORDecodingError(error.code, at: error.offset + position))
             }
             attestedCredentialData = AttestedCredentialData(aaguid: aaguid, credentialId: credentialId,
                                                             credentialPublicKey: Array(rest.prefix(used)))
@@ -104,8 +104,8 @@ public struct AuthenticatorData: Hashable, Sendable {
                 let (_, used) = try CBORReader.decodePrefix(rest)
                 extensions = Array(rest.prefix(used))
                 position += used
-            } catch let error as CBORError {
-                throw ParseError.extensions(CBORError(error.code, at: error.offset + position))
+            } catch let error as CBORDecodingError {
+                throw ParseError.extensions(CBORDecodingError(error.code, at: error.offset + position))
             }
         } else {
             extensions = nil

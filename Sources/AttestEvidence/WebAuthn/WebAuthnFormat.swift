@@ -15,9 +15,9 @@ public enum WebAuthnFormat {
     public static let getType = "webauthn.get"
 
     /// id-fido-gen-ce-aaguid (§8.2.1): the AAGUID as `OCTET STRING` inside the extension value.
-    public static let aaguidExtension: ASN1ObjectIdentifier = "1.3.6.1.4.1.45724.1.1.4"
+    public static let aaguidExtension: DERObjectIdentifier = "1.3.6.1.4.1.45724.1.1.4"
     /// The Apple anonymous attestation nonce (§8.8), wrapped as App Attest's.
-    public static let appleNonceExtension: ASN1ObjectIdentifier = "1.2.840.113635.100.8.2"
+    public static let appleNonceExtension: DERObjectIdentifier = "1.2.840.113635.100.8.2"
     /// `OU` a packed attestation certificate must carry (§8.2.1).
     public static let packedOrganizationalUnit = "Authenticator Attestation"
     /// An Android app's origin (§5.8.1 note; Credential Manager): this prefix, then base64url SHA-256 of the

@@ -22,7 +22,7 @@ public struct AndroidAttestationBlueprint: Sendable {
     public var keyDescription: KeyDescription
     /// Real leaves: serial 1, `CN=Android Keystore Key`, 1970-01-01 .. 2048-01-01, KeyUsage digitalSignature.
     public var leafSerial: [UInt8] = [1]
-    public var leafSubject = DistinguishedName([.commonName("Android Keystore Key")])
+    public var leafSubject = X509Name([.commonName("Android Keystore Key")])
     public var leafValidity = (Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 2_461_449_600))
     /// Extension bytes to carry instead of the encoded `keyDescription` (malformed encodings).
     public var keyDescriptionOverride: [UInt8]?
@@ -45,15 +45,15 @@ public struct AndroidAttestationBlueprint: Sendable {
     }
 
     /// The chain, leaf first and root last.
-    public func render(pki: AndroidPKI) throws -> [Certificate] {
+    public func render(pki: AndroidPKI) throws -> [X509Certificate] {
         try render(authorities: Self.authorities(shape, in: pki))
     }
 
     /// The leaf issued by `authorities[0]`, followed by the authorities' certificates.
-    public func render(authorities: [AndroidPKI.Authority]) throws -> [Certificate] {
+    public func render(authorities: [AndroidPKI.Authority]) throws -> [X509Certificate] {
         let leaf = try CertificateAuthority.issue(
             serial: leafSerial, subject: leafSubject, key: key.publicKey,
-            issuer: try DistinguishedName(der: authorities[0].certificate.subjectDER), signer: authorities[0].key,
+            issuer: try X509Name(der: authorities[0].certificate.subjectDER), signer: authorities[0].key,
             validity: leafValidity,
             extensions: [.keyUsage([.digitalSignature])] + Array(
                 repeating: CertificateExtension(oid: KeyDescription.extensionOID, value: keyDescriptionOverride ?? keyDescription.der),

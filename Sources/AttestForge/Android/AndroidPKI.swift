@@ -26,10 +26,10 @@ public struct AndroidPKI: Sendable {
     static let rootValidity = (Date(timeIntervalSince1970: 1_647_799_668), Date(timeIntervalSince1970: 2_278_519_668))
 
     public init(seed: ForgeSeed, time: Date = ForgeSeed.referenceTime) throws {
-        func name(_ attributes: DistinguishedName.Attribute...) -> DistinguishedName { DistinguishedName(attributes) }
+        func name(_ attributes: X509Name.Attribute...) -> X509Name { X509Name(attributes) }
         func serial(_ label: String) throws -> [UInt8] { try seed.bytes("android serial \(label)", count: 8) }
 
-        func root(_ label: String, _ algorithm: KeyAlgorithm, _ subject: DistinguishedName) throws -> Authority {
+        func root(_ label: String, _ algorithm: KeyAlgorithm, _ subject: X509Name) throws -> Authority {
             let key = try seed.key(algorithm, "android \(label)")
             return try CertificateAuthority.root(subject: subject, key: key, serial: try serial(label), validity: Self.rootValidity)
         }
@@ -70,7 +70,7 @@ public struct AndroidPKI: Sendable {
     }
 
     static func authority(_ seed: ForgeSeed, _ label: String, _ algorithm: KeyAlgorithm, under issuer: Authority,
-                          subject: DistinguishedName, validity: (Date, Date), pathLength: Int64?,
+                          subject: X509Name, validity: (Date, Date), pathLength: Int64?,
                           extra: [CertificateExtension] = []) throws -> Authority {
         try issuer.subordinate(subject: subject, key: try seed.key(algorithm, "android \(label)"),
                                serial: try seed.bytes("android serial \(label)", count: 8), validity: validity,

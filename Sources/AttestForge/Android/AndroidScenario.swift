@@ -13,7 +13,7 @@ public struct AndroidScenario: Sendable {
     public var challenge: [UInt8]
     public var statusList: AttestationStatusList
     /// Certificates appended after the root (extra length).
-    public var appended: [Certificate] = []
+    public var appended: [X509Certificate] = []
     /// Reverse the chain (root first).
     public var reversed = false
     /// Issue the chain from this PKI instead (same names, other keys).
@@ -30,7 +30,7 @@ public struct AndroidScenario: Sendable {
     public var keyDescriptionBytes: (@Sendable ([UInt8]) -> [UInt8])?
 
     /// Lists `certificate` in the status list.
-    public mutating func revoke(_ certificate: Certificate, _ status: AttestationStatusList.Status) {
+    public mutating func revoke(_ certificate: X509Certificate, _ status: AttestationStatusList.Status) {
         statusList.entries[AttestationStatusList.key(serialNumber: certificate.serialNumber)] =
             .init(status: status, reason: .keyCompromise)
     }
@@ -42,7 +42,7 @@ public struct AndroidScenario: Sendable {
         attestation.keyDescription.softwareEnforced.set(.attestationApplicationId, .attestationApplicationId(application))
     }
 
-    public func render(pki: AndroidPKI) throws -> [Certificate] {
+    public func render(pki: AndroidPKI) throws -> [X509Certificate] {
         var blueprint = attestation
         var authorities = AndroidAttestationBlueprint.authorities(blueprint.shape, in: attackerPKI ?? pki)
         if keyDescriptionOnIntermediate {
@@ -59,7 +59,7 @@ public struct AndroidScenario: Sendable {
         var chain = try blueprint.render(authorities: authorities)
         if let extensionKey {
             // Another subject than the attested leaf's, or the forged leaf would look self-issued.
-            let subject = DistinguishedName([.commonName("Android Keystore Key"), .organizationalUnit("chain extension")])
+            let subject = X509Name([.commonName("Android Keystore Key"), .organizationalUnit("chain extension")])
             let forged = try CertificateAuthority.issue(
                 serial: [1], subject: subject, key: extensionKey.publicKey, issuer: blueprint.leafSubject,
                 signer: blueprint.key, validity: blueprint.leafValidity,
@@ -75,8 +75,8 @@ public struct AndroidScenario: Sendable {
                         validity: (Date, Date)? = nil, extra: [CertificateExtension] = []) throws -> AndroidPKI.Authority {
         let certificate = authority.certificate
         let reissued = try CertificateAuthority.issue(
-            serial: certificate.serialNumber, subject: try DistinguishedName(der: certificate.subjectDER),
-            key: authority.key.publicKey, issuer: try DistinguishedName(der: issuer.certificate.subjectDER), signer: issuer.key,
+            serial: certificate.serialNumber, subject: try X509Name(der: certificate.subjectDER),
+            key: authority.key.publicKey, issuer: try X509Name(der: issuer.certificate.subjectDER), signer: issuer.key,
             validity: validity ?? (certificate.notBefore, certificate.notAfter), extensions: certificate.extensions + extra)
         return AndroidPKI.Authority(certificate: reissued, key: authority.key)
     }

@@ -7,17 +7,17 @@ import Foundation
 /// with TEST in their subjects, derived from a seed. `attacker` gives a second PKI with the same names and other
 /// keys, for chains that only look right.
 public struct AppAttestPKI: Sendable {
-    public static let rootName = DistinguishedName([
+    public static let rootName = X509Name([
         .commonName("TEST App Attestation Root CA"), .organization("attest-harness TEST"), .stateOrProvince("California"),
     ])
-    public static let intermediateName = DistinguishedName([
+    public static let intermediateName = X509Name([
         .commonName("TEST App Attestation CA 1"), .organization("attest-harness TEST"), .stateOrProvince("California"),
     ])
 
     public let rootKey: PrivateKey
     public let intermediateKey: PrivateKey
-    public let root: Certificate
-    public let intermediate: Certificate
+    public let root: X509Certificate
+    public let intermediate: X509Certificate
 
     /// Apple's root: 2020-03-18 .. 2045-03-15; intermediate 2020-03-18 .. 2030-03-13.
     static let rootValidity = (Date(timeIntervalSince1970: 1_584_556_373), Date(timeIntervalSince1970: 2_373_062_400))
@@ -38,7 +38,7 @@ public struct AppAttestPKI: Sendable {
 
     static func keyIdentifier(_ key: PrivateKey) -> [UInt8] { Array(sha256(key.publicKey.spki).prefix(20)) }
 
-    static func rootCertificate(key: PrivateKey, serial: [UInt8]) throws -> Certificate {
+    static func rootCertificate(key: PrivateKey, serial: [UInt8]) throws -> X509Certificate {
         try CertificateTemplate(
             serialNumber: serial, signatureAlgorithm: .ecdsaWithSHA384, issuer: rootName, subject: rootName,
             notBefore: rootValidity.0, notAfter: rootValidity.1, subjectPublicKeyInfo: key.publicKey.spki,
@@ -49,7 +49,7 @@ public struct AppAttestPKI: Sendable {
 
     /// `ca: false` issues the intermediate without the CA flag, for the basic-constraints case.
     public static func intermediateCertificate(key: PrivateKey, issuerKey: PrivateKey, serial: [UInt8], ca: Bool = true)
-        throws -> Certificate
+        throws -> X509Certificate
     {
         try CertificateTemplate(
             serialNumber: serial, signatureAlgorithm: .ecdsaWithSHA384, issuer: rootName, subject: intermediateName,

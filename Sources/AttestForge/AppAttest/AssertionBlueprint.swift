@@ -62,7 +62,7 @@ public struct AssertionBlueprint: Sendable {
         case .authenticatorDataAndClientDataHash: message = authenticatorData + clientDataHash
         }
         var signature = try signingKey.sign(message, digest: .sha256)
-        if signatureForm == .raw { signature = try ECDSASignature(der: signature).raw(curve: .p256) }
+        if signatureForm == .raw { signature = try ECDSASignatureValue(der: signature).raw(curve: .p256) }
         let object = [CBORMapEntry("signature", .bytes(signature)), CBORMapEntry("authenticatorData", .bytes(authenticatorData))]
         let bytes = encoding?.encode(object) ?? CBORWriter.encode(.map(object))
         return Output(assertion: bytes, clientData: clientData, keyId: keyId, challenge: challenge)

@@ -17,7 +17,7 @@ public struct AttestationBlueprint: Sendable {
         /// `[credCert]`.
         case credentialCertificateOnly
         /// `[credCert, intermediate, extra]`.
-        case appending(Certificate)
+        case appending(X509Certificate)
     }
 
     public var appId: String
@@ -53,7 +53,7 @@ public struct AttestationBlueprint: Sendable {
     public var credentialCertificateNotBefore: Date
     public var credentialCertificateNotAfter: Date
     public var credentialCertificateSigner: PrivateKey
-    public var intermediate: Certificate
+    public var intermediate: X509Certificate
     public var certificateList: CertificateList = .standard
 
     // The object (§1.1).
@@ -96,14 +96,14 @@ public struct AttestationBlueprint: Sendable {
         public let attestationObject: [UInt8]
         public let keyId: [UInt8]
         public let challenge: [UInt8]
-        public let credentialCertificate: Certificate
+        public let credentialCertificate: X509Certificate
     }
 
     public func render() throws -> Output {
         let authData = authenticatorData.bytes
         let nonce = nonceOverride ?? sha256(authData + clientDataHash)
         let leaf = try credentialCertificate(nonce: nonce)
-        let x5c: [Certificate]
+        let x5c: [X509Certificate]
         switch certificateList {
         case .standard: x5c = [leaf, intermediate]
         case .swapped: x5c = [intermediate, leaf]
@@ -123,14 +123,14 @@ public struct AttestationBlueprint: Sendable {
 
     /// The credential certificate as Apple issues it (§1.3): CN = hex key id, 6-byte millisecond serial,
     /// ecdsa-with-SHA256 from the P-384 intermediate, extensions in Apple's order.
-    func credentialCertificate(nonce: [UInt8]) throws -> Certificate {
+    func credentialCertificate(nonce: [UInt8]) throws -> X509Certificate {
         let nonceExtension = CertificateExtension(oid: AppAttestFormat.nonceExtension, value: nonceEnvelope(nonce).serialized)
         let issuedMilliseconds = UInt64(time.timeIntervalSince1970 * 1000)
         let serial = withUnsafeBytes(of: issuedMilliseconds.bigEndian, Array.init).drop { $0 == 0 }
         return try CertificateTemplate(
             serialNumber: Array(serial), signatureAlgorithm: .ecdsaWithSHA256,
             issuer: AppAttestPKI.intermediateName,
-            subject: DistinguishedName([
+            subject: X509Name([
                 .commonName(hex(keyId)), .organizationalUnit("AAA Certification"), .organization("attest-harness TEST"),
                 .stateOrProvince("California"),
             ]),

@@ -4,24 +4,24 @@ import Foundation
 
 /// A test CA: its certificate and the key that signs below it. Every family's PKI is built from these.
 public struct CertificateAuthority: Sendable {
-    public let certificate: Certificate
+    public let certificate: X509Certificate
     public let key: PrivateKey
 
-    public init(certificate: Certificate, key: PrivateKey) {
+    public init(certificate: X509Certificate, key: PrivateKey) {
         self.certificate = certificate
         self.key = key
     }
 
     /// The subject, as the issuer name of what this CA signs.
-    public var name: DistinguishedName {
-        get throws { try DistinguishedName(der: certificate.subjectDER) }
+    public var name: X509Name {
+        get throws { try X509Name(der: certificate.subjectDER) }
     }
 
     /// A certificate signed with the algorithm the signer's key calls for.
-    public static func issue(serial: [UInt8], subject: DistinguishedName, key: PublicKey, issuer: DistinguishedName,
-                             signer: PrivateKey, validity: (Date, Date), extensions: [CertificateExtension]) throws -> Certificate {
+    public static func issue(serial: [UInt8], subject: X509Name, key: PublicKey, issuer: X509Name,
+                             signer: PrivateKey, validity: (Date, Date), extensions: [CertificateExtension]) throws -> X509Certificate {
         guard let algorithm = SignatureAlgorithm(signer: signer.algorithm) else {
-            throw CryptoError.unsupported("certificates signed by \(signer.algorithm)")
+            throw AttestCryptoError.unsupported("certificates signed by \(signer.algorithm)")
         }
         return try CertificateTemplate(
             serialNumber: serial, signatureAlgorithm: algorithm, issuer: issuer, subject: subject, notBefore: validity.0,
@@ -30,13 +30,13 @@ public struct CertificateAuthority: Sendable {
     }
 
     /// A self-signed root CA for `key`.
-    public static func root(subject: DistinguishedName, key: PrivateKey, serial: [UInt8], validity: (Date, Date)) throws -> Self {
+    public static func root(subject: X509Name, key: PrivateKey, serial: [UInt8], validity: (Date, Date)) throws -> Self {
         Self(certificate: try issue(serial: serial, subject: subject, key: key.publicKey, issuer: subject, signer: key,
                                     validity: validity, extensions: caExtensions(key, issuer: nil, pathLength: nil)), key: key)
     }
 
     /// A CA for `key` issued by this one.
-    public func subordinate(subject: DistinguishedName, key: PrivateKey, serial: [UInt8], validity: (Date, Date),
+    public func subordinate(subject: X509Name, key: PrivateKey, serial: [UInt8], validity: (Date, Date),
                             pathLength: Int64?, extra: [CertificateExtension] = []) throws -> Self {
         Self(certificate: try Self.issue(serial: serial, subject: subject, key: key.publicKey, issuer: try name,
                                          signer: self.key, validity: validity,

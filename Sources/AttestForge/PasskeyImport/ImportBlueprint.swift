@@ -1,3 +1,4 @@
+import AttestConformance
 import AttestCrypto
 import AttestEvidence
 import Foundation
@@ -80,29 +81,29 @@ public struct ImportBlueprint: Sendable {
     }
 
     /// The inputs of the start request.
-    public var startInputs: [String: [UInt8]] {
-        ["user": Array(user.utf8), "platform": Array(platform.rawValue.utf8), "challenge": challenge,
-         "challengeId": Array(challengeId.utf8)]
+    public var startInputs: [InputKey: [UInt8]] {
+        [.user: Array(user.utf8), .platform: Array(platform.rawValue.utf8), .challenge: challenge,
+         .challengeId: Array(challengeId.utf8)]
     }
 
     /// The inputs of the complete request.
-    public func completeInputs() throws -> [String: [UInt8]] {
+    public func completeInputs() throws -> [InputKey: [UInt8]] {
         let proofBytes = proof.bytes
         var signature = try (proofSigner ?? passkeyKey).sign(signedProof ?? proofBytes, digest: .sha256)
         if let proofSignatureEncoding { signature = proofSignatureEncoding(signature) }
-        var inputs: [String: [UInt8]] = [
-            "user": Array(user.utf8), "challengeId": Array((completedChallengeId ?? challengeId).utf8),
-            "platform": Array(platform.rawValue.utf8), "app": Array(app.utf8), "credentialId": credentialId,
-            "publicKey": try publicKeyBytes(), "algorithm": Array("-7".utf8), "proofClientData": proofBytes,
-            "proofSignature": signature,
+        var inputs: [InputKey: [UInt8]] = [
+            .user: Array(user.utf8), .challengeId: Array((completedChallengeId ?? challengeId).utf8),
+            .platform: Array(platform.rawValue.utf8), .app: Array(app.utf8), .credentialId: credentialId,
+            .publicKey: try publicKeyBytes(), .algorithm: Array("-7".utf8), .proofClientData: proofBytes,
+            .proofSignature: signature,
         ]
         switch attestation {
         case .appAttest(let blueprint):
             let output = try blueprint.render()
-            inputs["keyId"] = output.keyId
-            inputs["attestationObject"] = output.attestationObject
+            inputs[.keyId] = output.keyId
+            inputs[.attestationObject] = output.attestationObject
         case .androidKey(let scenario, let pki):
-            inputs["certificateChain"] = try scenario.render(pki: pki).flatMap(\.der)
+            inputs[.certificateChain] = try scenario.render(pki: pki).flatMap(\.der)
         }
         return inputs
     }

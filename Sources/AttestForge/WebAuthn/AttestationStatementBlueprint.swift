@@ -46,19 +46,19 @@ public struct PackedStatement: Sendable {
     public var issuer: CertificateAuthority?
     public var attestationKey: PrivateKey
     /// §8.2.1: C, O, OU "Authenticator Attestation", CN.
-    public var subject: DistinguishedName
+    public var subject: X509Name
     public var certificateIsCA = false
     /// What id-fido-gen-ce-aaguid holds: the credential's AAGUID, another value, or nothing.
     public var aaguidExtension = AAGUIDExtension.credential
     /// Certificates after the attestation certificate in x5c.
-    public var appended: [Certificate] = []
+    public var appended: [X509Certificate] = []
     public var validity: (Date, Date)
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
     /// Write this `alg` instead of the attestation key's.
     public var algorithmOverride: Int64?
 
-    public init(issuer: CertificateAuthority?, attestationKey: PrivateKey, subject: DistinguishedName, validity: (Date, Date)) {
+    public init(issuer: CertificateAuthority?, attestationKey: PrivateKey, subject: X509Name, validity: (Date, Date)) {
         self.issuer = issuer
         self.attestationKey = attestationKey
         self.subject = subject
@@ -71,8 +71,8 @@ public struct PackedStatement: Sendable {
         case absent
     }
 
-    public static func subject(vendor: String) -> DistinguishedName {
-        DistinguishedName([.country("US"), .organization(vendor), .organizationalUnit(WebAuthnFormat.packedOrganizationalUnit),
+    public static func subject(vendor: String) -> X509Name {
+        X509Name([.country("US"), .organization(vendor), .organizationalUnit(WebAuthnFormat.packedOrganizationalUnit),
                            .commonName("\(vendor) Authenticator")])
     }
 
@@ -154,7 +154,7 @@ public struct AppleStatement: Sendable {
         let key = certifiedKey ?? input.credentialKey.publicKey
         let certificate = try CertificateAuthority.issue(
             serial: Array(sha256(key.spki + nonce).prefix(6)),
-            subject: DistinguishedName([.commonName(hex(Array(sha256(key.spki).prefix(16)))),
+            subject: X509Name([.commonName(hex(Array(sha256(key.spki).prefix(16)))),
                                         .organizationalUnit("AAA Certification"), .organization("attest-harness TEST"),
                                         .stateOrProvince("California")]),
             key: key, issuer: try intermediate.name, signer: intermediate.key, validity: validity,

@@ -19,17 +19,17 @@ public struct WebAuthnPKI: Sendable {
     public init(seed: ForgeSeed, label: String = "webauthn") throws {
         func serial(_ name: String) throws -> [UInt8] { try seed.bytes("\(label) serial \(name)", count: 16) }
         attestationRoot = try .root(
-            subject: DistinguishedName([.country("US"), .organization("attest-harness TEST"),
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"),
                                         .commonName("TEST FIDO Attestation Root")]),
             key: try seed.key(.ec(.p256), "\(label) attestation root"), serial: try serial("attestation root"),
             validity: Self.rootValidity)
         attestationKey = try seed.key(.ec(.p256), "\(label) attestation certificate")
         appleRoot = try .root(
-            subject: DistinguishedName([.commonName("TEST Apple WebAuthn Root CA"), .organization("attest-harness TEST"),
+            subject: X509Name([.commonName("TEST Apple WebAuthn Root CA"), .organization("attest-harness TEST"),
                                         .stateOrProvince("California")]),
             key: try seed.key(.ec(.p384), "\(label) apple root"), serial: try serial("apple root"), validity: Self.rootValidity)
         appleIntermediate = try appleRoot.subordinate(
-            subject: DistinguishedName([.commonName("TEST Apple WebAuthn CA 1"), .organization("attest-harness TEST"),
+            subject: X509Name([.commonName("TEST Apple WebAuthn CA 1"), .organization("attest-harness TEST"),
                                         .stateOrProvince("California")]),
             key: try seed.key(.ec(.p384), "\(label) apple intermediate"), serial: try serial("apple intermediate"),
             validity: Self.rootValidity, pathLength: 0)
@@ -39,5 +39,5 @@ public struct WebAuthnPKI: Sendable {
     public static func attacker(seed: ForgeSeed) throws -> WebAuthnPKI { try WebAuthnPKI(seed: seed, label: "attacker webauthn") }
 
     /// The anchors a relying party configures: the FIDO attestation root and the Apple WebAuthn root.
-    public var trustAnchors: [Certificate] { [attestationRoot.certificate, appleRoot.certificate] }
+    public var trustAnchors: [X509Certificate] { [attestationRoot.certificate, appleRoot.certificate] }
 }

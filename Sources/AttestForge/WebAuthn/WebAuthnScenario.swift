@@ -68,7 +68,7 @@ public struct WebAuthnForge: Sendable {
                                                 subject: PackedStatement.subject(vendor: "attest-harness TEST"),
                                                 validity: WebAuthnPKI.rootValidity))
         case .packedSelf:
-            statement = .packed(PackedStatement(issuer: nil, attestationKey: key, subject: DistinguishedName([]),
+            statement = .packed(PackedStatement(issuer: nil, attestationKey: key, subject: X509Name([]),
                                                 validity: WebAuthnPKI.rootValidity))
         case .androidKey:
             var scenario = try android.scenario()

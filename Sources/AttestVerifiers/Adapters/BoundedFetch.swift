@@ -4,12 +4,16 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One request with a deadline and a size cap, redirects refused, through URLSession's delegate callbacks.
+/// One request with a deadline and a size cap, redirects refused, through URLSession's delegate callbacks; awaited
+/// without holding a thread, so many can be in flight at once.
+///
+/// `@unchecked Sendable`: URLSession calls the delegate on its own queue, so this must be a class; its mutable
+/// state is touched only under `lock`.
 final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let limit: Int
     private let timeout: TimeInterval
     private let lock = NSLock()
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Completion<Void>()
     private var status = 0
     private var headers: [String: String] = [:]
     private var body = Data()
@@ -21,7 +25,7 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     /// The status, the headers (names lowercased) and the body.
-    func perform(_ request: URLRequest) throws -> (Int, [String: String], Data) {
+    func perform(_ request: URLRequest) async throws -> (Int, [String: String], Data) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -30,31 +34,30 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: request)
         task.resume()
-        if finished.wait(timeout: .now() + timeout + 1) == .timedOut {
+        let completed = await waitForCompletion(finished, seconds: timeout + 1) { [self] in
             task.cancel()
-            throw VerifierFailure.contract("no complete response within \(timeout) s")
+            await finished.deliver(())
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { throw VerifierFailure.contract(failure) }
-        return (status, headers, body)
+        if completed == nil { throw VerifierFailure.contract("no complete response within \(timeout) s") }
+        return try lock.withLock {
+            if let failure { throw VerifierFailure.contract(failure) }
+            return (status, headers, body)
+        }
     }
 
     private func fail(_ task: URLSessionTask, _ reason: String) {
-        lock.lock()
-        if failure == nil { failure = reason }
-        lock.unlock()
+        lock.withLock { if failure == nil { failure = reason } }
         task.cancel()
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        lock.lock()
-        status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
-            headers["\(name)".lowercased()] = "\(value)"
+        lock.withLock {
+            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            for (name, value) in (response as? HTTPURLResponse)?.allHeaderFields ?? [:] {
+                headers["\(name)".lowercased()] = "\(value)"
+            }
         }
-        lock.unlock()
         if response.expectedContentLength > Int64(limit) {
             fail(dataTask, "the response declares \(response.expectedContentLength) bytes, over the \(limit)-byte limit")
             completionHandler(.cancel)
@@ -64,10 +67,11 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        let over = body.count + data.count > limit
-        if !over { body.append(data) }
-        lock.unlock()
+        let over = lock.withLock {
+            let over = body.count + data.count > limit
+            if !over { body.append(data) }
+            return over
+        }
         if over { fail(dataTask, "the response is larger than the \(limit)-byte limit") }
     }
 
@@ -78,10 +82,8 @@ final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error {
-            lock.lock()
-            if failure == nil { failure = "the request failed: \(error.localizedDescription)" }
-            lock.unlock()
+            lock.withLock { if failure == nil { failure = "the request failed: \(error.localizedDescription)" } }
         }
-        finished.signal()
+        finished.deliverSoon(())
     }
 }

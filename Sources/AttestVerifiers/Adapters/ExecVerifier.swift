@@ -8,7 +8,7 @@ import Foundation
 /// stdout. The child's stderr passes through as progress. A non-zero exit, a malformed or oversized answer, or
 /// an answer for another case is a contract failure (a harness error, never a verdict); no answer within the
 /// timeout is a HANG.
-public struct ExecVerifier: WholeCaseVerifier {
+public struct ExecVerifier: AttestationVerifier {
     public let command: String
     public let timeout: TimeInterval
     /// Answers larger than this are refused (a hostile child cannot make the harness allocate without bound).
@@ -22,17 +22,13 @@ public struct ExecVerifier: WholeCaseVerifier {
 
     public var name: String { "exec:\(command)" }
 
-    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
-        throw VerifierFailure.contract("exec verifiers judge whole cases")
-    }
-
     /// Writing to a child that exited without reading raises SIGPIPE, which would kill the harness.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
+    public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         _ = Self.ignoreBrokenPipes
         let started = Date()
-        let input = try JSONEncoder.harness.encode(ExecSuite(profile: profile, execCases: [testCase]))
+        let input = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "exec \(command)"]
@@ -41,8 +37,8 @@ public struct ExecVerifier: WholeCaseVerifier {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.standardError
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let exited = Completion<Int32>()
+        process.terminationHandler = { exited.deliverSoon($0.terminationStatus) }
         do {
             try process.run()
         } catch {
@@ -55,14 +51,24 @@ public struct ExecVerifier: WholeCaseVerifier {
             try? stdin.fileHandleForWriting.close()
         }
         // The whole case, reading included, shares one deadline: a grandchild holding stdout open is a hang too.
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
+        let status = await waitForCompletion(exited, seconds: timeout) {
             process.terminate()
-            if exited.wait(timeout: .now() + 1) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+            if await waitForCompletion(exited, seconds: 1, onTimeout: {
+                kill(process.processIdentifier, SIGKILL)
+            }) == nil {
+                _ = await exited.wait()
+            }
+        }
+        guard let status else { throw VerifierFailure.hang(seconds: timeout) }
+        let remaining = max(0, started.addingTimeInterval(timeout).timeIntervalSinceNow)
+        guard let read = await waitForCompletion(reader.done, seconds: remaining, onTimeout: {
+            await reader.done.deliver(nil)
+        }), let output = read else {
             throw VerifierFailure.hang(seconds: timeout)
         }
-        guard let output = try reader.result(before: started + timeout) else { throw VerifierFailure.hang(seconds: timeout) }
-        guard process.terminationStatus == 0 else {
-            throw VerifierFailure.contract("\(command) exited with status \(process.terminationStatus)")
+        guard !reader.overflowed else { throw VerifierFailure.contract("the results document is larger than the limit") }
+        guard status == 0 else {
+            throw VerifierFailure.contract("\(command) exited with status \(status)")
         }
         let results: ExecResults
         do {
@@ -80,11 +86,15 @@ public struct ExecVerifier: WholeCaseVerifier {
     }
 }
 
-/// Reads a pipe to its end on a background thread, refusing more than `limit` bytes.
+/// Reads a pipe to its end on a thread of its own, refusing more than `limit` bytes; `done` delivers the bytes
+/// (nil when the harness stopped waiting).
+///
+/// `@unchecked Sendable`: `data` and `overflow` are written only by the reading thread before it delivers `done`,
+/// and read only after `done` delivered.
 private final class BoundedReader: @unchecked Sendable {
+    let done = Completion<Data?>()
     private var data = Data()
     private var overflow = false
-    private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle, limit: Int) {
         Thread.detachNewThread { [self] in
@@ -97,14 +107,10 @@ private final class BoundedReader: @unchecked Sendable {
                 }
                 data.append(chunk)
             }
-            done.signal()
+            done.deliverSoon(data)
         }
     }
 
-    /// The bytes read, or nil when the pipe is still open at `deadline`.
-    func result(before deadline: Date) throws -> Data? {
-        if done.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .timedOut { return nil }
-        if overflow { throw VerifierFailure.contract("the results document is larger than the limit") }
-        return data
-    }
+    /// Whether the output went over the limit; read only after `done` delivered.
+    var overflowed: Bool { overflow }
 }

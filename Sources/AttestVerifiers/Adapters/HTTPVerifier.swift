@@ -10,7 +10,7 @@ import FoundationNetworking
 /// A hostile or broken server cannot stall or flood the harness: one deadline covers connecting, sending and
 /// reading (a slow drip included), answers over the size cap are cut off, redirects are not followed, and POSTs
 /// are never retried. Every such failure is a harness error for that case, never a verdict.
-public struct HTTPVerifier: WholeCaseVerifier {
+public struct HTTPVerifier: AttestationVerifier {
     public let baseURL: URL
     public let timeout: TimeInterval
     public let responseLimit: Int
@@ -23,20 +23,17 @@ public struct HTTPVerifier: WholeCaseVerifier {
 
     public var name: String { baseURL.absoluteString }
 
-    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
-        throw VerifierFailure.contract("HTTP verifiers judge whole cases")
-    }
-
-    public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
-        var request = URLRequest(url: baseURL.appendingPathComponent("v1").appendingPathComponent("cases"))
+    public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
+        let url = baseURL.appendingPathComponent("v1").appendingPathComponent("cases")
+        var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = timeout
-        request.httpBody = try JSONEncoder.harness.encode(ExecSuite(profile: profile, execCases: [testCase]))
-        let (status, _, body) = try BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
+        request.httpBody = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
+        let (status, _, body) = try await BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
         guard status == 200 else {
             let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
-            throw VerifierFailure.contract("HTTP status \(status) from \(request.url!.absoluteString): \(excerpt)")
+            throw VerifierFailure.contract("HTTP status \(status) from \(url.absoluteString): \(excerpt)")
         }
         let results: ExecResults
         do {

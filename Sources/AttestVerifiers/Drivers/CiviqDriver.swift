@@ -15,7 +15,7 @@ import FoundationNetworking
 /// documented, or a 500, is a finding. Each request carries `X-Attest-Harness-Time` (the step's time), which a
 /// server with a test clock honours and others ignore; lifetime cases need such a server. Cases run one at a time
 /// (`run` forces `--jobs 1`): they all play the same device, whose key and counters the server keeps.
-public struct CiviqDriver: WholeCaseVerifier {
+public struct CiviqDriver: AttestationVerifier {
     public let baseURL: URL
     public let seed: UInt64
     public let timeout: TimeInterval
@@ -31,11 +31,10 @@ public struct CiviqDriver: WholeCaseVerifier {
     public var name: String { "civiq+" + baseURL.absoluteString }
     var client: LiveAPIClient { LiveAPIClient(baseURL: baseURL, timeout: timeout) }
 
-    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
-        throw VerifierFailure.contract("civiq+http drives whole cases")
-    }
+    /// One simulated device and user set per run: its cases share what the server stores.
+    public var requiresSerialCases: Bool { true }
 
-    public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
+    public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         var forgeSeed = ForgeSeed(seed)
         var sessionTokens: [String: String] = [:]
         var verdicts: [Verdict] = []
@@ -47,36 +46,37 @@ public struct CiviqDriver: WholeCaseVerifier {
             let step = forged.steps[index]
             let time = step.time ?? testCase.context.time
             switch step.kind {
-            case PerRequestFamily.challengeStep:
-                let (status, body) = try client.send("GET", "/device/challenge", body: nil, headers: [:], time: time)
+            case StepKind.perRequestChallenge:
+                let (status, body) = try await client.send("GET", "/device/challenge", body: nil, headers: [:], time: time)
                 let issued = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["challenge"] as? String
-                if (200..<300).contains(status), let challenge = issued.flatMap(Base64URL.decode), let intended = step.inputs["challenge"] {
+                if (200..<300).contains(status), let challenge = issued.flatMap(Base64URL.decode), let intended = step.inputs[.challenge] {
                     forgeSeed.substitutions[intended] = challenge
                 }
                 verdicts.append(verdict(status, body))
-            case PerRequestFamily.attestStep:
-                let platform = String(decoding: step.inputs["platform"] ?? [], as: UTF8.self)
-                var fields = ["platform": platform, "challenge": Base64URL.encode(step.inputs["challenge"] ?? [])]
+            case StepKind.perRequestAttest:
+                let platform = String(decoding: step.inputs[.platform] ?? [], as: UTF8.self)
+                var fields = ["platform": platform, "challenge": Base64URL.encode(step.inputs[.challenge] ?? [])]
                 if platform == "android" {
-                    fields["integrity_token"] = String(decoding: step.inputs["integrityToken"] ?? [], as: UTF8.self)
+                    fields["integrity_token"] = String(decoding: step.inputs[.integrityToken] ?? [], as: UTF8.self)
                 } else {
-                    fields["key_id"] = Data(step.inputs["keyId"] ?? []).base64EncodedString()
-                    fields["attestation"] = Data(step.inputs["attestationObject"] ?? []).base64EncodedString()
+                    fields["key_id"] = Data(step.inputs[.keyId] ?? []).base64EncodedString()
+                    fields["attestation"] = Data(step.inputs[.attestationObject] ?? []).base64EncodedString()
                 }
-                let (status, body) = try client.post("/device/attest", fields, time: time)
+                let (status, body) = try await client.post("/device/attest", fields, time: time)
                 if let token = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["android_token"] as? String {
-                    sessionTokens[String(decoding: step.inputs["sessionToken"] ?? [], as: UTF8.self)] = token
+                    sessionTokens[String(decoding: step.inputs[.sessionToken] ?? [], as: UTF8.self)] = token
                 }
                 verdicts.append(verdict(status, body))
-            case PerRequestFamily.requestStep:
+            case StepKind.perRequestRequest:
                 var headers: [String: String] = [:]
-                for (name, value) in step.inputs where name.hasPrefix("header.") {
+                for (key, value) in step.inputs {
+                    guard let name = key.headerName else { continue }
                     let text = String(decoding: value, as: UTF8.self)
-                    headers[String(name.dropFirst(7))] = sessionTokens[text] ?? text
+                    headers[name] = sessionTokens[text] ?? text
                 }
-                let body = step.inputs["body"] ?? []
-                let (status, response) = try client.send(String(decoding: step.inputs["method"] ?? [], as: UTF8.self),
-                                                  String(decoding: step.inputs["target"] ?? [], as: UTF8.self),
+                let body = step.inputs[.body] ?? []
+                let (status, response) = try await client.send(String(decoding: step.inputs[.method] ?? [], as: UTF8.self),
+                                                  String(decoding: step.inputs[.target] ?? [], as: UTF8.self),
                                                   body: body.isEmpty ? nil : Data(body), headers: headers, time: time)
                 verdicts.append(verdict(status, response))
             default:

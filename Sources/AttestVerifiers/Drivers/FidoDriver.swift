@@ -14,7 +14,7 @@ import FoundationNetworking
 /// options, and the case is re-forged around the challenge and user id the server issued; each case uses fresh
 /// usernames and credential ids, since the server keeps earlier cases' credentials. `ok` is an accept, anything
 /// else a refusal. Cases run one at a time.
-public struct FidoDriver: WholeCaseVerifier {
+public struct FidoDriver: AttestationVerifier {
     public let baseURL: URL
     public let seed: UInt64
     public let timeout: TimeInterval
@@ -28,11 +28,10 @@ public struct FidoDriver: WholeCaseVerifier {
     public var name: String { "fido+" + baseURL.absoluteString }
     var client: LiveAPIClient { LiveAPIClient(baseURL: baseURL, timeout: timeout) }
 
-    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
-        throw VerifierFailure.contract("fido+http drives whole cases")
-    }
+    /// One simulated device and user set per run: its cases share what the server stores.
+    public var requiresSerialCases: Bool { true }
 
-    public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
+    public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         var forgeSeed = ForgeSeed(seed)
         var usernames: [[UInt8]: String] = [:]
         func step(_ index: Int) throws -> Step {
@@ -47,11 +46,11 @@ public struct FidoDriver: WholeCaseVerifier {
         for index in testCase.steps.indices {
             var current = try step(index)
             let time = current.time ?? testCase.context.time
-            let registration = current.kind == WebAuthnFamily.registrationStep
-            guard registration || current.kind == WebAuthnFamily.assertionStep else {
+            let registration = current.kind == StepKind.webAuthnRegistration
+            guard registration || current.kind == StepKind.webAuthnAssertion else {
                 throw VerifierFailure.contract("fido+http cannot send step kind \(current.kind)")
             }
-            let intendedUser = current.inputs["user"] ?? []
+            let intendedUser = current.inputs[.user] ?? []
             let username: String
             if let known = usernames[forgeSeed.substitutions[intendedUser] ?? intendedUser] {
                 username = known
@@ -59,7 +58,7 @@ public struct FidoDriver: WholeCaseVerifier {
                 guard registration else { throw VerifierFailure.contract("an assertion for a user this case never registered") }
                 username = "attest-harness-" + UUID().uuidString.lowercased()
             }
-            let options = try client.post(registration ? "/attestation/options" : "/assertion/options", registration
+            let options = try await client.post(registration ? "/attestation/options" : "/assertion/options", registration
                 ? ["username": username, "displayName": username, "attestation": profile.parameters["attestation"] ?? "none",
                    "authenticatorSelection": ["userVerification": userVerification]]
                 : ["username": username, "userVerification": userVerification], time: time)
@@ -67,31 +66,31 @@ public struct FidoDriver: WholeCaseVerifier {
                   fields["status"] as? String == "ok", let challenge = (fields["challenge"] as? String).flatMap(Base64URL.decode) else {
                 throw VerifierFailure.contract("options answered HTTP \(options.0) without a challenge")
             }
-            forgeSeed.substitutions[current.inputs["challenge"] ?? []] = challenge
+            forgeSeed.substitutions[current.inputs[.challenge] ?? []] = challenge
             if registration {
                 let issuedUser = ((fields["user"] as? [String: Any])?["id"] as? String).flatMap(Base64URL.decode) ?? intendedUser
                 if forgeSeed.substitutions[intendedUser] == nil { forgeSeed.substitutions[intendedUser] = issuedUser }
                 usernames[issuedUser] = username
                 // A fresh credential id of the same length, unless an earlier registration of the case used this one.
-                if let intendedId = Self.credentialId(current.inputs["attestationObject"] ?? []),
+                if let intendedId = Self.credentialId(current.inputs[.attestationObject] ?? []),
                    forgeSeed.substitutions[intendedId] == nil, !forgeSeed.substitutions.values.contains(intendedId) {
                     forgeSeed.substitutions[intendedId] = secureRandomBytes(intendedId.count)
                 }
             }
             current = try step(index)
             let inputs = current.inputs
-            var response: [String: String] = ["clientDataJSON": Base64URL.encode(inputs["clientDataJSON"] ?? [])]
+            var response: [String: String] = ["clientDataJSON": Base64URL.encode(inputs[.clientDataJSON] ?? [])]
             let id: [UInt8]
             if registration {
-                response["attestationObject"] = Base64URL.encode(inputs["attestationObject"] ?? [])
-                id = Self.credentialId(inputs["attestationObject"] ?? []) ?? []
+                response["attestationObject"] = Base64URL.encode(inputs[.attestationObject] ?? [])
+                id = Self.credentialId(inputs[.attestationObject] ?? []) ?? []
             } else {
-                response["authenticatorData"] = Base64URL.encode(inputs["authenticatorData"] ?? [])
-                response["signature"] = Base64URL.encode(inputs["signature"] ?? [])
-                if let handle = inputs["userHandle"] { response["userHandle"] = Base64URL.encode(handle) }
-                id = inputs["credentialId"] ?? []
+                response["authenticatorData"] = Base64URL.encode(inputs[.authenticatorData] ?? [])
+                response["signature"] = Base64URL.encode(inputs[.signature] ?? [])
+                if let handle = inputs[.userHandle] { response["userHandle"] = Base64URL.encode(handle) }
+                id = inputs[.credentialId] ?? []
             }
-            let (status, body) = try client.post(registration ? "/attestation/result" : "/assertion/result", [
+            let (status, body) = try await client.post(registration ? "/attestation/result" : "/assertion/result", [
                 "id": Base64URL.encode(id), "rawId": Base64URL.encode(id), "type": "public-key", "response": response,
             ], time: time)
             let answer = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]

@@ -12,7 +12,7 @@ struct LiveAPIClient: Sendable {
     /// Sent with every request (an Authorization header).
     var headers: [String: String] = [:]
 
-    func send(_ method: String, _ target: String, body: Data?, headers extra: [String: String] = [:], time: Date) throws -> (Int, Data) {
+    func send(_ method: String, _ target: String, body: Data?, headers extra: [String: String] = [:], time: Date) async throws -> (Int, Data) {
         guard let url = URL(string: target, relativeTo: baseURL) else { throw VerifierFailure.contract("bad target \(target)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -22,13 +22,14 @@ struct LiveAPIClient: Sendable {
             request.setValue(value, forHTTPHeaderField: name)
         }
         request.setValue(ISO8601DateFormatter().string(from: time), forHTTPHeaderField: "X-Attest-Harness-Time")
-        let (status, _, response) = try BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
+        let (status, _, response) = try await BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
         return (status, response)
     }
 
     /// POST of a JSON object.
-    func post(_ path: String, _ object: [String: Any], time: Date) throws -> (Int, Data) {
-        try send("POST", path, body: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+    func post(_ path: String, _ object: [String: Any], time: Date) async throws -> (Int, Data) {
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try await send("POST", path, body: body,
                  headers: ["Content-Type": "application/json"], time: time)
     }
 }

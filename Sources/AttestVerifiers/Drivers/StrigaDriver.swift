@@ -17,7 +17,7 @@ import FoundationNetworking
 /// variable `ATTEST_HARNESS_AUTHORIZATION` and is never logged. Ordinary passkey registrations have no documented
 /// route, so the two cases that need one are harness errors (exclude them with --filter). Cases run one at a time,
 /// each with fresh user ids.
-public struct StrigaDriver: WholeCaseVerifier {
+public struct StrigaDriver: AttestationVerifier {
     public let baseURL: URL
     public let seed: UInt64
     public let timeout: TimeInterval
@@ -34,11 +34,10 @@ public struct StrigaDriver: WholeCaseVerifier {
     public var name: String { "striga+" + baseURL.absoluteString }
     var client: LiveAPIClient { LiveAPIClient(baseURL: baseURL, timeout: timeout, headers: ["Authorization": authorization]) }
 
-    public func startCase(_ context: CaseContext) throws -> any VerificationSession {
-        throw VerifierFailure.contract("striga+http drives whole cases")
-    }
+    /// One simulated device and user set per run: its cases share what the server stores.
+    public var requiresSerialCases: Bool { true }
 
-    public func verdicts(for testCase: ExecSuite.ExecCase, profile: Profile) throws -> [Verdict] {
+    public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         var forgeSeed = ForgeSeed(seed)
         func step(_ index: Int) throws -> Step {
             guard let forged = try PasskeyImportFamily.cases(parameters: profile.parameters, seed: forgeSeed, only: testCase.id)
@@ -52,71 +51,71 @@ public struct StrigaDriver: WholeCaseVerifier {
         for index in testCase.steps.indices {
             var current = try step(index)
             // Each case plays fresh users and credential ids: a deployed server keeps every earlier case's passkeys.
-            let intendedUser = text(current.inputs["user"])
+            let intendedUser = text(current.inputs[.user])
             if !intendedUser.isEmpty, forgeSeed.textSubstitutions[intendedUser] == nil,
                !forgeSeed.textSubstitutions.values.contains(intendedUser) {
                 forgeSeed.textSubstitutions[intendedUser] = UUID().uuidString.lowercased()
                 current = try step(index)
             }
-            if current.kind == PasskeyImportFamily.completeStep, let intended = current.inputs["credentialId"],
+            if current.kind == StepKind.passkeyImportComplete, let intended = current.inputs[.credentialId],
                forgeSeed.substitutions[intended] == nil, !forgeSeed.substitutions.values.contains(intended) {
                 forgeSeed.substitutions[intended] = secureRandomBytes(intended.count)
                 current = try step(index)
             }
             let time = current.time ?? testCase.context.time
-            let user = text(current.inputs["user"])
+            let user = text(current.inputs[.user])
             switch current.kind {
-            case PasskeyImportFamily.startStep:
-                let (status, body) = try client.post("/user/passkey/import/start", ["userId": user, "platform": text(current.inputs["platform"])], time: time)
+            case StepKind.passkeyImportStart:
+                let (status, body) = try await client.post("/user/passkey/import/start", ["userId": user, "platform": text(current.inputs[.platform])], time: time)
                 if (200..<300).contains(status), let fields = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
-                    if let issued = (fields["challenge"] as? String).flatMap(Base64URL.decode), let intended = current.inputs["challenge"] {
+                    if let issued = (fields["challenge"] as? String).flatMap(Base64URL.decode), let intended = current.inputs[.challenge] {
                         forgeSeed.substitutions[intended] = issued
                     }
-                    if let issued = fields["challengeId"] as? String { forgeSeed.textSubstitutions[text(current.inputs["challengeId"])] = issued }
+                    if let issued = fields["challengeId"] as? String { forgeSeed.textSubstitutions[text(current.inputs[.challengeId])] = issued }
                 }
                 verdicts.append(verdict(status, body))
-            case PasskeyImportFamily.completeStep:
+            case StepKind.passkeyImportComplete:
                 let inputs = current.inputs
-                let platform = text(inputs["platform"])
-                var attestation: [String: Any] = ["type": "APP_ATTEST", "keyId": Data(inputs["keyId"] ?? []).base64EncodedString(),
-                                                  "attestation": Data(inputs["attestationObject"] ?? []).base64EncodedString()]
-                if let chain = inputs["certificateChain"] {
+                let platform = text(inputs[.platform])
+                var attestation: [String: Any] = ["type": "APP_ATTEST", "keyId": Data(inputs[.keyId] ?? []).base64EncodedString(),
+                                                  "attestation": Data(inputs[.attestationObject] ?? []).base64EncodedString()]
+                if let chain = inputs[.certificateChain] {
                     let certificates = (try? DERReader.parseSequence(chain).map { Data($0.serialized).base64EncodedString() }) ?? []
                     attestation = ["type": "ANDROID_KEY_ATTESTATION", "certificateChain": certificates]
                 }
                 let completion: [String: Any] = [
-                    "userId": user, "challengeId": text(inputs["challengeId"]), "platform": platform,
-                    "app": [platform == "IOS" ? "bundleId" : "packageName": text(inputs["app"])],
-                    "passkey": ["credentialId": Base64URL.encode(inputs["credentialId"] ?? []), "publicKey": Base64URL.encode(inputs["publicKey"] ?? []),
-                                "algorithm": Int(text(inputs["algorithm"])) ?? -7, "displayName": "attest-harness"],
+                    "userId": user, "challengeId": text(inputs[.challengeId]), "platform": platform,
+                    "app": [platform == "IOS" ? "bundleId" : "packageName": text(inputs[.app])],
+                    "passkey": ["credentialId": Base64URL.encode(inputs[.credentialId] ?? []), "publicKey": Base64URL.encode(inputs[.publicKey] ?? []),
+                                "algorithm": Int(text(inputs[.algorithm])) ?? -7, "displayName": "attest-harness"],
                     "attestation": attestation,
-                    "proof": ["clientData": Base64URL.encode(inputs["proofClientData"] ?? []),
-                              "signature": Base64URL.encode(inputs["proofSignature"] ?? [])],
+                    "proof": ["clientData": Base64URL.encode(inputs[.proofClientData] ?? []),
+                              "signature": Base64URL.encode(inputs[.proofSignature] ?? [])],
                 ]
-                let (status, body) = try client.post("/user/passkey/import/complete", completion, time: time)
+                let (status, body) = try await client.post("/user/passkey/import/complete", completion, time: time)
                 verdicts.append(verdict(status, body))
-            case WebAuthnFamily.assertionStep:
-                let (status, body) = try client.post("/wallets/passkey/approval/start", ["userId": user], time: time)
+            case StepKind.webAuthnAssertion:
+                let (status, body) = try await client.post("/wallets/passkey/approval/start", ["userId": user], time: time)
                 guard (200..<300).contains(status),
                       let issued = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["challenge"] as? String,
-                      let challenge = Base64URL.decode(issued), let intended = current.inputs["challenge"] else {
+                      let challenge = Base64URL.decode(issued), let intended = current.inputs[.challenge] else {
                     throw VerifierFailure.contract("approval start answered HTTP \(status) without a challenge")
                 }
                 forgeSeed.substitutions[intended] = challenge
                 current = try step(index)
                 let inputs = current.inputs
                 var assertion: [String: Any] = [
-                    "id": Base64URL.encode(inputs["credentialId"] ?? []), "rawId": Base64URL.encode(inputs["credentialId"] ?? []),
+                    "id": Base64URL.encode(inputs[.credentialId] ?? []), "rawId": Base64URL.encode(inputs[.credentialId] ?? []),
                     "type": "public-key", "authenticatorAttachment": "platform", "clientExtensionResults": [String: String](),
-                    "response": ["clientDataJSON": Base64URL.encode(inputs["clientDataJSON"] ?? []),
-                                 "authenticatorData": Base64URL.encode(inputs["authenticatorData"] ?? []),
-                                 "signature": Base64URL.encode(inputs["signature"] ?? [])],
+                    "response": ["clientDataJSON": Base64URL.encode(inputs[.clientDataJSON] ?? []),
+                                 "authenticatorData": Base64URL.encode(inputs[.authenticatorData] ?? []),
+                                 "signature": Base64URL.encode(inputs[.signature] ?? [])],
                 ]
-                if let keyId = inputs["appAttestKeyId"], let deviceAssertion = inputs["appAttestAssertion"] {
+                if let keyId = inputs[.appAttestKeyId], let deviceAssertion = inputs[.appAttestAssertion] {
                     assertion["deviceAttestation"] = ["keyId": Data(keyId).base64EncodedString(),
                                                       "assertion": Data(deviceAssertion).base64EncodedString()]
                 }
-                let (confirmStatus, confirmBody) = try client.post("/wallets/transaction/confirm", ["userId": user, "passkeyAssertion": assertion], time: time)
+                let (confirmStatus, confirmBody) = try await client.post("/wallets/transaction/confirm", ["userId": user, "passkeyAssertion": assertion], time: time)
                 verdicts.append(verdict(confirmStatus, confirmBody))
             default:
                 throw VerifierFailure.contract("striga+http cannot send step kind \(current.kind): seeds/000 documents no route for it")

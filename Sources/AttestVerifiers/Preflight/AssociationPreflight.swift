@@ -35,14 +35,14 @@ public struct AssociationPreflight: Sendable {
 
     static let getLoginCreds = "delegate_permission/common.get_login_creds"
 
-    public func run() -> [Check] {
+    public func run() async -> [Check] {
         var checks: [Check] = []
         func check(_ id: String, _ passed: Bool, _ detail: String) { checks.append(Check(id: id, passed: passed, detail: detail)) }
         if let appId {
             let path = "/.well-known/apple-app-site-association"
-            let (status, headers, body, failure) = fetch(path)
+            let (status, headers, body, failure) = await fetch(path)
             var detail = failure ?? "HTTP \(status)" + (headers["location"].map { ", redirect to \($0)" } ?? "")
-            if status != 200, fetch(path + ".json").0 == 200 { detail += "; the file is served only with a .json extension" }
+            if status != 200, await fetch(path + ".json").0 == 200 { detail += "; the file is served only with a .json extension" }
             check("aasa.status", status == 200, status == 200 ? "200 at \(path), no redirect" : detail)
             if status == 200 {
                 let type = headers["content-type"] ?? "none"
@@ -56,7 +56,7 @@ public struct AssociationPreflight: Sendable {
         }
         if let packageName {
             let path = "/.well-known/assetlinks.json"
-            let (status, headers, body, failure) = fetch(path)
+            let (status, headers, body, failure) = await fetch(path)
             check("assetlinks.status", status == 200, failure ?? "HTTP \(status)" + (headers["location"].map { ", redirect to \($0)" } ?? ""))
             guard status == 200 else { return checks }
             let type = headers["content-type"] ?? "none"
@@ -94,12 +94,12 @@ public struct AssociationPreflight: Sendable {
         }.joined(separator: ":")
     }
 
-    private func fetch(_ path: String) -> (Int, [String: String], Data, String?) {
+    private func fetch(_ path: String) async -> (Int, [String: String], Data, String?) {
         guard let url = URL(string: path, relativeTo: origin) else { return (0, [:], Data(), "bad URL \(origin)\(path)") }
         var request = URLRequest(url: url)
         request.timeoutInterval = timeout
         do {
-            let (status, headers, body) = try BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
+            let (status, headers, body) = try await BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
             return (status, headers, body, nil)
         } catch {
             return (0, [:], Data(), "\(url.absoluteString): \(error)")

@@ -1,6 +1,8 @@
 import AttestCBOR
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
+import AttestReference
 import AttestForge
 import AttestVerifiers
 
@@ -22,9 +24,9 @@ enum AttestationOracle {
             let testCase = try BuiltinCatalogue.cases(for: profile, seed: 1).first { $0.rule == nil }!
             let step = testCase.steps[0]
             context = testCase.context
-            keyId = step.inputs["keyId"]!
-            challenge = step.inputs["challenge"]!
-            original = step.inputs["attestationObject"]!
+            keyId = step.inputs[.keyId]!
+            challenge = step.inputs[.challenge]!
+            original = step.inputs[.attestationObject]!
             let object = try CBORReader.decode(original)
             authData = object["authData"]!.bytesValue!
             certificates = object["attStmt"]!["x5c"]!.arrayValue!
@@ -36,10 +38,10 @@ enum AttestationOracle {
     }()
 
     static func check(_ input: [UInt8]) -> String? {
-        let step = Step(kind: AppAttestFamily.attestationStep, inputs: [
-            "attestationObject": input, "keyId": baseline.keyId, "challenge": baseline.challenge,
+        let step = VerifierStep(kind: .appAttestAttestation, inputs: [
+            .attestationObject: input, .keyId: baseline.keyId, .challenge: baseline.challenge,
         ])
-        guard let session = try? ReferenceVerifier(profile: baseline.profile).startCase(baseline.context),
+        guard var session = try? ReferenceVerifier(profile: baseline.profile).startCase(baseline.context),
               let verdict = try? session.verify(step), verdict.outcome == .accept else { return nil }
         guard let object = try? CBORReader.decode(input),
               object["authData"]?.bytesValue == baseline.authData,

@@ -16,12 +16,12 @@ public enum SeedCorpus {
         var webAuthn: [[UInt8]] = []
         for testCase in try BuiltinCatalogue.allCases(seed: 1) {
             for step in testCase.steps {
-                if testCase.family == WebAuthnFamily.name, let clientData = step.inputs["clientDataJSON"] { webAuthn.append(clientData) }
-                for name in ["attestationObject", "assertion"] {
+                if testCase.family == WebAuthnFamily.name, let clientData = step.inputs[.clientDataJSON] { webAuthn.append(clientData) }
+                for name in [InputKey.attestationObject, .assertion] {
                     guard let bytes = step.inputs[name] else { continue }
                     cbor.append(bytes)
-                    if name == "attestationObject" { attestations.append(bytes) }
-                    if testCase.family == WebAuthnFamily.name, name == "attestationObject" { webAuthn.append(bytes) }
+                    if name == .attestationObject { attestations.append(bytes) }
+                    if testCase.family == WebAuthnFamily.name, name == .attestationObject { webAuthn.append(bytes) }
                     let x5c = (try? CBORReader.decode(bytes))?["attStmt"]?["x5c"]?.arrayValue ?? []
                     certificates += x5c.compactMap(\.bytesValue)
                 }
@@ -31,7 +31,7 @@ public enum SeedCorpus {
         for path in files.sorted() {
             let url = realSamples.appendingPathComponent(path)
             if path.hasSuffix(".pem") {
-                let documents = try PEMDocument.parseAll(String(contentsOf: url, encoding: .utf8))
+                let documents = try PEMBlock.parseAll(String(contentsOf: url, encoding: .utf8))
                 certificates += documents.filter { $0.label == "CERTIFICATE" }.map(\.der)
             } else if path.hasPrefix("webauthn/w3c-"), path.hasSuffix(".json"),
                       let json = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],

@@ -1,6 +1,7 @@
 import AttestCBOR
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import AttestCrypto
 import AttestEvidence
 import AttestVerifiers
@@ -26,8 +27,8 @@ enum WebAuthnOracle {
             context = testCase.context
             step = registration
             genuine = cases.filter { $0.rule == nil }.map { $0.steps[0] }
-                .filter { $0.inputs["clientDataJSON"] == registration.inputs["clientDataJSON"] }
-                .compactMap { SignedParts($0.inputs["attestationObject"]!) }
+                .filter { $0.inputs[.clientDataJSON] == registration.inputs[.clientDataJSON] }
+                .compactMap { SignedParts($0.inputs[.attestationObject]!) }
         }
     }
 
@@ -57,9 +58,9 @@ enum WebAuthnOracle {
         _ = try? TPMStructures.Attestation(parsing: input)
 
         var inputs = baseline.step.inputs
-        inputs["attestationObject"] = input
-        guard let session = try? ReferenceVerifier(profile: baseline.profile).startCase(baseline.context),
-              let verdict = try? session.verify(Step(kind: baseline.step.kind, inputs: inputs)), verdict.outcome == .accept else {
+        inputs[.attestationObject] = input
+        guard var session = try? ReferenceVerifier(profile: baseline.profile).startCase(baseline.context),
+              let verdict = try? session.verify(VerifierStep(kind: baseline.step.kind, inputs: inputs)), verdict.outcome == .accept else {
             return nil
         }
         guard let parts = SignedParts(input), baseline.genuine.contains(parts) else {

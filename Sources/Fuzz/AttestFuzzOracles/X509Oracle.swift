@@ -7,7 +7,7 @@ import Foundation
 enum X509Oracle {
     static func check(_ input: [UInt8]) -> String? {
         guard let ours = try? CertificateFields(der: input) else { return nil }
-        guard let theirs = try? Certificate(der: input) else { return nil }
+        guard let theirs = try? X509Certificate(der: input) else { return nil }
         if ours.serialNumber != theirs.serialNumberDER { return "serial numbers differ" }
         if ours.issuer != theirs.issuerDER { return "issuers differ" }
         if ours.subject != theirs.subjectDER { return "subjects differ" }

@@ -7,7 +7,7 @@ protocol Command {
     static var usage: String { get }
     static var options: [OptionSpec] { get }
     /// Runs the command; returns the exit status.
-    static func run(_ arguments: Arguments) throws -> Int32
+    static func run(_ arguments: Arguments) async throws -> Int32
 }
 
 extension Command {

@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestReference
 import Foundation
 import AttestVerifiers
 
@@ -75,5 +76,5 @@ enum Selection {
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.
-    static func matches(_ glob: String, _ id: String) -> Bool { fnmatch(glob, id, 0) == 0 }
+    static func matches(_ glob: String, _ id: String) -> Bool { CaseFilter.matches(glob, id) }
 }

@@ -1,4 +1,5 @@
 import AttestConformance
+import AttestReference
 import Foundation
 import AttestVerifiers
 
@@ -12,7 +13,7 @@ enum ExecReferenceCommand: Command {
         OptionSpec(name: "without", value: "RULE", help: "Skip this rule (a mutant, to see the harness catch it)."),
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let suite: ExecSuite
         do {

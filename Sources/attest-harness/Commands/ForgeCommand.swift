@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
 import Foundation
 
 enum ForgeCommand: Command {
@@ -13,7 +14,7 @@ enum ForgeCommand: Command {
         OptionSpec(name: "profile", value: "P", help: "Forge for profile P's parameters (default: the family's built-in profile)."),
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let id = try arguments.required("case")
         let out = try arguments.required("out")
@@ -24,10 +25,10 @@ enum ForgeCommand: Command {
         }
         let directory = try Output.directory(out)
         for (index, step) in testCase.steps.enumerated() {
-            let kind = step.kind.split(separator: ".").last.map(String.init) ?? step.kind
-            for (name, bytes) in step.inputs {
-                let suffix = ["attestationObject", "assertion"].contains(name) ? "cbor" : "bin"
-                try Output.writeFile(bytes, to: directory.appendingPathComponent("\(index + 1)-\(kind).\(name).\(suffix)"))
+            let kind = step.kind.rawValue.split(separator: ".").last.map(String.init) ?? step.kind.rawValue
+            for (key, bytes) in step.inputs {
+                let suffix = [InputKey.attestationObject, .assertion].contains(key) ? "cbor" : "bin"
+                try Output.writeFile(bytes, to: directory.appendingPathComponent("\(index + 1)-\(kind).\(key).\(suffix)"))
             }
         }
         for (index, anchor) in testCase.context.trustAnchors.enumerated() {

@@ -15,14 +15,14 @@ enum ListCommand: Command {
 
     struct Entry: Codable {
         let id: String
-        let family: String
+        let family: FamilyName
         let rule: RuleID?
         let importance: Importance
         let description: String
         let expected: Verdict.Outcome?
     }
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let format = arguments.value("format") ?? "table"
         guard ["table", "json"].contains(format) else { throw UsageError("bad format \"\(format)\"; expected table or json") }
@@ -30,10 +30,10 @@ enum ListCommand: Command {
         var cases = try Selection.cases(profile: profile, seed: try arguments.seed())
         if let family = arguments.value("family") {
             let known = Set(BuiltinCatalogue.families.map { $0.name })
-            guard known.contains(family) else {
-                throw UsageError("unknown family \"\(family)\"; families: \(known.sorted().joined(separator: ", "))")
+            guard known.contains(FamilyName(family)) else {
+                throw UsageError("unknown family \"\(family)\"; families: \(known.sorted().map(\.rawValue).joined(separator: ", "))")
             }
-            cases = cases.filter { $0.family == family }
+            cases = cases.filter { $0.family == FamilyName(family) }
         }
         let entries = cases.map {
             Entry(id: $0.id, family: $0.family, rule: $0.rule, importance: $0.importance, description: $0.description,

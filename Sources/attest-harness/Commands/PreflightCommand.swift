@@ -16,7 +16,7 @@ enum PreflightCommand: Command {
         OptionSpec(name: "timeout", value: "SECONDS", help: "Per-request limit (default 10)."),
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let rpId = try arguments.required("rp-id")
         let originText = arguments.value("origin") ?? "https://\(rpId)"
@@ -28,7 +28,7 @@ enum PreflightCommand: Command {
         let timeoutText = arguments.value("timeout") ?? "10"
         guard let timeout = TimeInterval(timeoutText), timeout > 0 else { throw UsageError("bad --timeout \"\(timeoutText)\"") }
         let fingerprints = (arguments.value("fingerprints") ?? "").split(separator: ",").map(String.init)
-        let checks = AssociationPreflight(origin: origin, appId: appId, packageName: packageName, fingerprints: fingerprints,
+        let checks = await AssociationPreflight(origin: origin, appId: appId, packageName: packageName, fingerprints: fingerprints,
                                           timeout: timeout).run()
         switch arguments.value("format") ?? "console" {
         case "console":

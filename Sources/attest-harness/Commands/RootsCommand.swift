@@ -10,7 +10,7 @@ enum RootsCommand: Command {
         .seed,
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let directory = try Output.directory(try arguments.required("out"))
         let seed = try arguments.seed()

@@ -15,12 +15,12 @@ enum RunCommand: Command {
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run: exit 1 only for new findings."),
         .seed,
-        OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores)."),
+        OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores; I/O-bound verifiers such as http:// servers can take far more, up to 256)."),
         OptionSpec(name: "rate", value: "N", help: "Start at most N cases per second (a deployed server's rate limit; default unlimited)."),
         OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: and http: verifiers; past it the case is a HANG or a harness error (default 10)."),
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let profile = try Selection.profile(try arguments.required("profile"))
         var timeout = 10.0
@@ -39,8 +39,6 @@ enum RunCommand: Command {
             guard let value = Int(text), (1...256).contains(value) else { throw UsageError("bad --jobs \"\(text)\": expected 1 to 256") }
             jobs = value
         }
-        // A live driver plays one device against one server: its cases share the device's key and counters.
-        if verifier is CiviqDriver || verifier is StrigaDriver || verifier is FidoDriver { jobs = 1 }
         let rate = try arguments.value("rate").map { text -> RateLimit in
             guard let value = Double(text), value > 0, value <= 10_000 else { throw UsageError("bad --rate \"\(text)\": expected cases per second, above 0") }
             return RateLimit(perSecond: value)
@@ -59,7 +57,7 @@ enum RunCommand: Command {
             guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
         }
 
-        var report = Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs, rate: rate) { done, total in
+        var report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs, rate: rate) { done, total in
             Output.progress("attest-harness run: \(done)/\(total) cases")
         }
         Output.endProgress()

@@ -1,4 +1,5 @@
 import AttestConformance
+import AttestReference
 import Foundation
 import AttestServer
 
@@ -19,7 +20,7 @@ enum ServeCommand: Command {
         OptionSpec(name: "fingerprints", value: "HEX,...", help: "With --association: the signing-certificate fingerprints."),
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         var profile = try Selection.profile(try arguments.required("profile"))
         if let rule = arguments.value("without") { profile = profile.without(RuleID(rule)) }

@@ -11,7 +11,7 @@ enum VectorsCommand: Command {
         .seed,
     ]
 
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         let out = try arguments.required("out")
         let seed = try arguments.seed()

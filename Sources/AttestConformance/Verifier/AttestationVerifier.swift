@@ -1,0 +1,63 @@
+/// The one contract every verifier meets, in-process or behind an adapter (a child process, our verdict protocol, a
+/// deployed server's API): given a case as the verifier sees it, answer one verdict per step, in order, rejections
+/// included, from state no other case touched.
+///
+/// Throwing means the harness could not get a verdict (a crash, a timeout, garbage), never a verdict: throw
+/// `VerifierFailure.hang` for a timeout and `VerifierFailure.contract` for anything else.
+///
+/// Verifiers written in Swift that keep state per case conform to `SessionVerifier` instead and get this method
+/// for free.
+public protocol AttestationVerifier: Sendable {
+    /// A name for reports (`builtin:reference`, `exec:./adapter`).
+    var name: String { get }
+
+    /// True when the verifier's cases must run one at a time, e.g. a live server whose simulated device keeps one key
+    /// and one counter across cases. The runner then ignores `--jobs`. Default: false.
+    var requiresSerialCases: Bool { get }
+
+    /// The verdicts for `testCase`'s steps, in order. `profile` is the policy the harness asks for: what it expects
+    /// is derived from it, and verifiers configured elsewhere may ignore it.
+    func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict]
+}
+
+extension AttestationVerifier {
+    public var requiresSerialCases: Bool { false }
+}
+
+/// A verifier that judges a case step by step from a session it starts fresh for the case: the shape of most
+/// in-process verifiers (the session holds stored keys, counters and used challenges).
+public protocol SessionVerifier: AttestationVerifier {
+    associatedtype Session: VerificationSession
+    /// A fresh session for one case, configured from what the case tells the verifier (time, anchors, parameters).
+    func startSession(_ context: CaseContext, profile: Profile) async throws -> Session
+}
+
+/// The state a `SessionVerifier` keeps across the steps of one case.
+public protocol VerificationSession {
+    /// The verdict for the next step. Throwing means no verdict could be had.
+    mutating func verify(_ step: VerifierStep) async throws -> Verdict
+}
+
+extension SessionVerifier {
+    /// A fresh session, then every step in order (a rejected request can change what later steps see).
+    public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
+        var session = try await startSession(testCase.context, profile: profile)
+        var verdicts: [Verdict] = []
+        verdicts.reserveCapacity(testCase.steps.count)
+        for step in testCase.steps { verdicts.append(try await session.verify(step)) }
+        return verdicts
+    }
+}
+
+/// Why a verifier adapter got no verdict: the case timed out (HANG), or the verifier broke the contract.
+public enum VerifierFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    case hang(seconds: Double)
+    case contract(String)
+
+    public var description: String {
+        switch self {
+        case .hang(let seconds): return "no answer within \(seconds) s"
+        case .contract(let reason): return reason
+        }
+    }
+}

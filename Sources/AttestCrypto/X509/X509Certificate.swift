@@ -1,0 +1,131 @@
+internal import CAttestOpenSSL
+import AttestDER
+import Foundation
+
+/// An X.509 certificate parsed by OpenSSL, with the fields the harness compares and verifies.
+///
+/// Our own DER reader parses the same bytes independently (`DERReader.parse(certificate.der)`); tests check
+/// that both agree.
+public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringConvertible {
+    let x509: OpaquePointer
+    /// The exact bytes parsed.
+    public let der: [UInt8]
+
+    public init(der: [UInt8]) throws {
+        var cursor: UnsafePointer<UInt8>?
+        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            cursor = buffer.baseAddress
+            let x = d2i_X509(nil, &cursor, buffer.count)
+            if x != nil && cursor != buffer.baseAddress.map({ $0 + buffer.count }) {
+                X509_free(x)
+                return nil
+            }
+            return x
+        }
+        x509 = try check(parsed, "d2i_X509")
+        self.der = der
+    }
+
+    deinit { X509_free(x509) }
+
+    /// Every certificate in a PEM text, in order.
+    public static func parseChain(pem: String) throws -> [X509Certificate] {
+        try PEMBlock.parseAll(pem).filter { $0.label == "CERTIFICATE" }.map { try X509Certificate(der: $0.der) }
+    }
+
+    public var pem: String { PEMBlock(label: "CERTIFICATE", der: der).text }
+
+    /// DER of the subject Name, as OpenSSL re-encodes it.
+    public var subjectDER: [UInt8] { X509Certificate.der(ofName: X509_get_subject_name(x509)) }
+    /// DER of the issuer Name, as OpenSSL re-encodes it.
+    public var issuerDER: [UInt8] { X509Certificate.der(ofName: X509_get_issuer_name(x509)) }
+
+    /// The subject in RFC 2253 form (`CN=…,O=…`), for messages.
+    public var subject: String { X509Certificate.text(ofName: X509_get_subject_name(x509)) }
+    public var issuer: String { X509Certificate.text(ofName: X509_get_issuer_name(x509)) }
+
+    /// Big-endian magnitude of the serial number (as OpenSSL reads it).
+    public var serialNumber: [UInt8] {
+        let bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x509), nil)!
+        defer { BN_free(bn) }
+        var out = [UInt8](repeating: 0, count: Int((BN_num_bits(bn) + 7) / 8))
+        BN_bn2bin(bn, &out)
+        return out.isEmpty ? [0] : out
+    }
+
+    /// DER of the serialNumber INTEGER as OpenSSL holds it.
+    public var serialNumberDER: [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_ASN1_INTEGER(X509_get0_serialNumber(x509), &out)
+        guard length > 0, let out else { return [] }
+        defer { copenssl_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    public var notBefore: Date { X509Certificate.date(X509_get0_notBefore(x509)) }
+    public var notAfter: Date { X509Certificate.date(X509_get0_notAfter(x509)) }
+
+    /// Extensions in wire order.
+    public var extensions: [CertificateExtension] {
+        (0..<X509_get_ext_count(x509)).map { index in
+            let ext = X509_get_ext(x509, index)
+            var oid = [CChar](repeating: 0, count: 128)
+            let length = OBJ_obj2txt(&oid, Int32(oid.count), X509_EXTENSION_get_object(ext), 1)
+            let text = String(decoding: oid.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let data = X509_EXTENSION_get_data(ext)!
+            let value = Array(UnsafeBufferPointer(start: ASN1_STRING_get0_data(data), count: Int(ASN1_STRING_length(data))))
+            return CertificateExtension(oid: DERObjectIdentifier(dotted: text)!, critical: X509_EXTENSION_get_critical(ext) == 1,
+                                        value: value)
+        }
+    }
+
+    /// The first extension with `oid`.
+    public func `extension`(_ oid: DERObjectIdentifier) -> CertificateExtension? {
+        extensions.first { $0.oid == oid }
+    }
+
+    /// The DER SubjectPublicKeyInfo as it appears in the certificate, whatever its algorithm.
+    public var subjectPublicKeyInfo: [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x509), &out)
+        guard length > 0, let out else { return [] }
+        defer { copenssl_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// The certified key; throws for algorithms other than EC P-256/P-384 and RSA (ML-DSA, say).
+    public var publicKey: PublicKey {
+        get throws { try PublicKey(spki: subjectPublicKeyInfo) }
+    }
+
+    /// True when `issuer`'s key verifies this certificate's signature (names are not compared).
+    public func isSigned(by issuer: PublicKey) -> Bool {
+        defer { AttestCryptoError.drainQueue() }
+        return X509_verify(x509, issuer.pkey) == 1
+    }
+
+    public var description: String { subject }
+
+    public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool { lhs.der == rhs.der }
+    public func hash(into hasher: inout Hasher) { hasher.combine(der) }
+
+    private static func der(ofName name: OpaquePointer?) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509_NAME(name, &out)
+        guard length > 0, let out else { return [] }
+        defer { copenssl_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    private static func text(ofName name: OpaquePointer?) -> String {
+        guard let bio = try? MemoryBIO() else { return "" }
+        X509_NAME_print_ex(bio.pointer, name, 0, copenssl_XN_FLAG_RFC2253)
+        return String(decoding: bio.contents, as: UTF8.self)
+    }
+
+    private static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date {
+        var tm = tm()
+        guard ASN1_TIME_to_tm(time, &tm) == 1 else { return Date(timeIntervalSince1970: 0) }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&tm)))
+    }
+}

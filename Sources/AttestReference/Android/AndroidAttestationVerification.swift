@@ -1,0 +1,125 @@
+import AttestConformance
+import AttestCrypto
+import AttestDER
+import AttestEvidence
+import Foundation
+
+/// Android key attestation checks (protocols.md §2.11), each under its rule id.
+enum AndroidAttestationVerification {
+    static func verify(_ step: VerifierStep, policy: Policy) throws {
+        let submittedKey = try step.input(.publicKey)
+        let challenge = try step.input(.challenge)
+        let packageName = try policy.parameter("packageName")
+        guard let signatureDigest = bytes(fromHex: try policy.parameter("signatureDigest")) else {
+            throw HarnessError("parameter signatureDigest is not hex")
+        }
+        let statusList: AttestationStatusList
+        do {
+            statusList = try AttestationStatusList(json: Data(try policy.parameter("attestationStatusList").utf8))
+        } catch let error as HarnessError {
+            throw error
+        } catch {
+            throw HarnessError("parameter attestationStatusList is not a status list: \(error)")
+        }
+
+        // The chain: DER certificates back to back, leaf first.
+        let certificates: [X509Certificate]
+        do {
+            certificates = try DERReader.parseSequence(try step.input(.certificateChain)).map { try X509Certificate(der: $0.serialized) }
+        } catch {
+            throw RuleViolation(rule: .androidChainLength, reason: "certificateChain is not a sequence of DER certificates: \(error)")
+        }
+        guard !certificates.isEmpty else { throw RuleViolation(rule: .androidChainLength, reason: "the chain is empty") }
+        try policy.require(.androidChainLength, (2...8).contains(certificates.count),
+                           "the chain has \(certificates.count) certificates, not 2 to 8")
+        let leaf = try Self.leaf(certificates, policy: policy)
+        try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy)
+        for certificate in certificates {
+            switch statusList.entry(serialNumber: certificate.serialNumber)?.status {
+            case .revoked?:
+                try policy.require(.chainRevoked, false, "\(certificate.subject) (serial \(hex(certificate.serialNumber))) is REVOKED")
+            case .suspended?:
+                try policy.require(.chainSuspended, false, "\(certificate.subject) (serial \(hex(certificate.serialNumber))) is SUSPENDED")
+            case nil:
+                break
+            }
+        }
+
+        guard let extensionValue = leaf.extension(KeyDescription.extensionOID)?.value else {
+            throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "the leaf has no KeyDescription extension")
+        }
+        let description: KeyDescription
+        do {
+            description = try KeyDescription(
+                der: extensionValue, options: policy.enforces(.androidKeyDescriptionEncoding) ? .default : .lenient)
+        } catch {
+            throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "KeyDescription: \(error)")
+        }
+        try policy.require(.androidKeyDescriptionPosition,
+                           !certificates.contains { $0 != leaf && ChainChecks.isCA($0) && $0.extension(KeyDescription.extensionOID) != nil },
+                           "a CA certificate carries a KeyDescription")
+        try policy.require(.androidKeyDescriptionPosition,
+                           leaf.extensions.filter { $0.oid == KeyDescription.extensionOID }.count == 1,
+                           "the leaf carries more than one KeyDescription")
+
+        let hardware = description.hardwareEnforced
+        let software = description.softwareEnforced
+        try policy.require(.androidChallenge, description.attestationChallenge == challenge,
+                           "attestationChallenge \(hex(description.attestationChallenge)) is not the issued \(hex(challenge))")
+        try policy.require(.androidSecurityLevel,
+                           description.attestationSecurityLevel == description.keyMintSecurityLevel
+                               && [KeyDescription.trustedEnvironment, KeyDescription.strongBox].contains(description.attestationSecurityLevel),
+                           "security levels \(description.attestationSecurityLevel)/\(description.keyMintSecurityLevel) are not both TEE or StrongBox")
+        try policy.require(.androidOrigin, hardware.integer(.origin) == KeyMintValues.originGenerated,
+                           "hardwareEnforced.origin is \(hardware.integer(.origin).map(String.init) ?? "absent"), not GENERATED")
+        try policy.require(.androidRootOfTrust, hardware.rootOfTrust != nil, "hardwareEnforced has no RootOfTrust")
+        if let root = hardware.rootOfTrust {
+            try policy.require(.androidDeviceLocked, root.deviceLocked, "the bootloader is unlocked (deviceLocked FALSE)")
+            try policy.require(.androidVerifiedBootState, root.verifiedBootState == RootOfTrust.verified,
+                               "verifiedBootState is \(root.verifiedBootState), not Verified")
+        }
+        try policy.require(.androidAllApplications, !hardware.contains(.allApplications) && !software.contains(.allApplications),
+                           "allApplications is present")
+        try policy.require(.androidPurpose, hardware.integerSet(.purpose)?.contains(KeyMintValues.purposeSign) == true,
+                           "hardwareEnforced.purpose \(hardware.integerSet(.purpose) ?? []) lacks SIGN")
+        let application = software.attestationApplicationId ?? hardware.attestationApplicationId
+        try policy.require(.androidPackage, application?.packages.contains { $0.name == Array(packageName.utf8) } == true,
+                           "attestationApplicationId does not name \(packageName)")
+        try policy.require(.androidSigningDigest, application?.signatureDigests.contains(signatureDigest) == true,
+                           "attestationApplicationId lacks the allow-listed signing digest")
+        try policy.require(.androidPublicKey, leaf.subjectPublicKeyInfo == submittedKey,
+                           "the leaf certificate's key is not the submitted key")
+
+        // Key policy.
+        let algorithm = hardware.integer(.algorithm)
+        try policy.require(.androidAlgorithm, algorithm == KeyMintValues.algorithmEC,
+                           "hardwareEnforced.algorithm is \(algorithm.map(String.init) ?? "absent"), not EC")
+        if algorithm == KeyMintValues.algorithmEC {
+            try policy.require(.androidCurve, hardware.integer(.ecCurve) == KeyMintValues.curveP256,
+                               "hardwareEnforced.ecCurve is \(hardware.integer(.ecCurve).map(String.init) ?? "absent"), not P-256")
+        }
+        try policy.require(.androidNoAuthRequired, !hardware.contains(.noAuthRequired), "noAuthRequired is present")
+        if let authType = hardware.integer(.userAuthType) {
+            try policy.require(.androidUserAuthType, authType == KeyMintValues.authenticatorFingerprint,
+                               "userAuthType \(authType) is not FINGERPRINT only")
+        }
+        try policy.require(.androidAuthTimeout, !hardware.contains(.authTimeout) && !software.contains(.authTimeout),
+                           "authTimeout is present")
+    }
+
+    /// `certificates[0]` once the order is checked (each certificate up to the self-issued root issued by the
+    /// next); without `android.chain.order`, the certificate that issued none of the others.
+    static func leaf(_ certificates: [X509Certificate], policy: Policy) throws -> X509Certificate {
+        guard policy.enforces(.androidChainOrder) else { return ChainChecks.pathLeaf(certificates) }
+        if certificates.count > 1, certificates[0].issuerDER == certificates[0].subjectDER {
+            throw RuleViolation(rule: .androidChainOrder, reason: "the first certificate is a self-issued root, not the leaf")
+        }
+        for (certificate, next) in zip(certificates, certificates.dropFirst()) {
+            if certificate.issuerDER == certificate.subjectDER { break }
+            guard certificate.issuerDER == next.subjectDER else {
+                throw RuleViolation(rule: .androidChainOrder, reason: "\(certificate.subject) is not issued by the next certificate, \(next.subject)")
+            }
+        }
+        return certificates[0]
+    }
+}

@@ -1,0 +1,63 @@
+import AttestEvidence
+import AttestCBOR
+import AttestConformance
+
+/// Decoding CBOR evidence under a policy: each `cbor.*` rule the policy does not enforce becomes the matching
+/// leniency, as a verifier without that check would behave.
+enum CBORChecks {
+    /// Decodes `bytes`; a failure not covered by a `cbor.*` rule violates `structureRule`.
+    static func decode(_ bytes: [UInt8], policy: Policy, structureRule: RuleID) throws -> CBORValue {
+        var options = CBORReader.Options()
+        options.allowDuplicateMapKeys = !policy.enforces(.cborDuplicateMapKey)
+        options.allowIndefiniteLengths = !policy.enforces(.cborIndefiniteLength)
+        do {
+            if policy.enforces(.cborTrailingBytes) { return try CBORReader.decode(bytes, options: options) }
+            return try CBORReader.decodePrefix(bytes, options: options).0
+        } catch let error as CBORDecodingError {
+            let rule: RuleID
+            switch error.code {
+            case .duplicateMapKey: rule = .cborDuplicateMapKey
+            case .indefiniteLength: rule = .cborIndefiniteLength
+            case .trailingBytes: rule = .cborTrailingBytes
+            default: rule = structureRule
+            }
+            throw RuleViolation(rule: rule, reason: "\(error)")
+        }
+    }
+
+    /// A CBOR map read against the keys its format defines. Under `rule` the keys must be text and exactly
+    /// `keys`; without it, byte-string spellings of a key are accepted and unknown keys ignored.
+    struct FormatMap {
+        let entries: [CBORMapEntry]
+        let policy: Policy
+        let rule: RuleID
+
+        init(_ value: CBORValue, keys: [String], policy: Policy, rule: RuleID, name: String) throws {
+            guard let entries = value.mapEntries else { throw RuleViolation(rule: rule, reason: "\(name) is not a map") }
+            self.entries = entries
+            self.policy = policy
+            self.rule = rule
+            for entry in entries {
+                guard case .text(let key) = entry.key else {
+                    try policy.require(rule, false, "\(name) has a key that is not a text string: \(entry.key)")
+                    continue
+                }
+                try policy.require(rule, keys.contains(key), "\(name) has an unexpected key \"\(key)\"")
+            }
+        }
+
+        /// The value for `key`; its absence always violates the rule, since nothing can be checked without it.
+        func value(_ key: String) throws -> CBORValue {
+            let lenient = !policy.enforces(rule)
+            if let entry = entries.first(where: { $0.key == .text(key) || lenient && $0.key == .bytes(Array(key.utf8)) }) {
+                return entry.value
+            }
+            throw RuleViolation(rule: rule, reason: "missing \"\(key)\"")
+        }
+
+        func bytes(_ key: String) throws -> [UInt8] {
+            guard let bytes = try value(key).bytesValue else { throw RuleViolation(rule: rule, reason: "\"\(key)\" is not a byte string") }
+            return bytes
+        }
+    }
+}

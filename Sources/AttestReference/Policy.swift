@@ -1,0 +1,51 @@
+import AttestConformance
+import AttestCrypto
+import Foundation
+
+/// A rule the evidence broke, thrown by a check and turned into a rejecting verdict that names it.
+struct RuleViolation: Error {
+    let rule: RuleID
+    let reason: String
+    /// The API's answer to it, for families whose API documents one.
+    var status: String? = nil
+}
+
+/// A problem with the suite itself (a missing input, an unknown step kind): a harness error, never a verdict.
+public struct HarnessError: Error, Hashable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What one case's checks need: the profile's rules, the case's parameters, anchors and time.
+struct Policy {
+    let rules: Set<RuleID>
+    private(set) var context: CaseContext
+    let trustAnchors: [X509Certificate]
+
+    init(profile: Profile, context: CaseContext) throws {
+        rules = profile.rules
+        self.context = context
+        trustAnchors = try context.trustAnchors.flatMap { try X509Certificate.parseChain(pem: $0) }
+    }
+
+    func enforces(_ rule: RuleID) -> Bool { rules.contains(rule) }
+
+    /// The same policy with `time` as now (a step's arrival time), or unchanged when it is nil.
+    func at(_ time: Date?) -> Policy {
+        guard let time else { return self }
+        var copy = self
+        copy.context.time = time
+        return copy
+    }
+
+    /// Throws a violation of `rule` when it is enforced and `condition` is false.
+    func require(_ rule: RuleID, _ condition: @autoclosure () throws -> Bool, _ reason: @autoclosure () -> String) throws {
+        guard enforces(rule) else { return }
+        if try !condition() { throw RuleViolation(rule: rule, reason: reason()) }
+    }
+
+    func parameter(_ name: String) throws -> String {
+        guard let value = context.parameters[name] else { throw HarnessError("the case has no parameter \(name)") }
+        return value
+    }
+}

@@ -1,0 +1,234 @@
+import AttestCBOR
+import AttestConformance
+import AttestCrypto
+import AttestDER
+import AttestEvidence
+
+/// The verification procedures of the attestation statement formats (WebAuthn L3 §8), each check under its rule.
+enum AttestationStatementVerification {
+    /// What a statement proves (§6.5.3 attestation types), for the trust assessment of §7.1 step 24.
+    enum Trust {
+        /// `none`: nothing.
+        case none
+        /// Self attestation: signed by the credential key.
+        case selfAttestation
+        /// Basic or anonymization-CA attestation: a certificate path, attestation certificate first.
+        case certificates([X509Certificate])
+    }
+
+    static let supportedFormats = [WebAuthnFormat.none, WebAuthnFormat.packed, WebAuthnFormat.androidKey,
+                                   WebAuthnFormat.apple, WebAuthnFormat.fidoU2F, WebAuthnFormat.tpm]
+
+    /// What every procedure is given (§7.1 step 22): the statement, authenticatorData and the clientDataHash.
+    struct Input {
+        let statement: CBORChecks.FormatMap
+        let authenticatorData: [UInt8]
+        let parsed: AuthenticatorData
+        let credential: AuthenticatorData.AttestedCredentialData
+        let credentialKey: COSEKey
+        let clientDataHash: [UInt8]
+        let policy: Policy
+
+        var signedData: [UInt8] { authenticatorData + clientDataHash }
+    }
+
+    static func verify(format: String, statement: CBORValue, _ authenticatorData: [UInt8], _ parsed: AuthenticatorData,
+                       credentialKey: COSEKey, clientDataHash: [UInt8], policy: Policy) throws -> Trust {
+        let keys: [String]
+        switch format {
+        case WebAuthnFormat.none: keys = []
+        case WebAuthnFormat.packed, WebAuthnFormat.androidKey: keys = ["alg", "sig", "x5c"]
+        case WebAuthnFormat.apple: keys = ["x5c"]
+        case WebAuthnFormat.tpm: keys = ["ver", "alg", "x5c", "sig", "certInfo", "pubArea"]
+        default: keys = ["sig", "x5c"]
+        }
+        let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStructure, name: "attStmt"),
+                          authenticatorData: authenticatorData, parsed: parsed, credential: parsed.attestedCredentialData!,
+                          credentialKey: credentialKey, clientDataHash: clientDataHash, policy: policy)
+        switch format {
+        case WebAuthnFormat.none: return .none
+        case WebAuthnFormat.packed: return try packed(input)
+        case WebAuthnFormat.androidKey: return try androidKey(input)
+        case WebAuthnFormat.apple: return try apple(input)
+        case WebAuthnFormat.tpm: return try tpm(input)
+        default: return try fidoU2F(input)
+        }
+    }
+
+    /// §8.2: with x5c, the attestation certificate signs and meets §8.2.1; without, the credential key signs.
+    static func packed(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        let signature = try input.statement.bytes("sig")
+        guard input.statement.entries.contains(where: { $0.key == .text("x5c") }) else {
+            let algorithm = try input.statement.value("alg").intValue
+            try policy.require(.webAuthnAttestationSignature, algorithm == input.credentialKey.algorithm.rawValue,
+                               "self attestation alg \(algorithm.map(String.init) ?? "?") is not the credential key's")
+            try policy.require(.webAuthnAttestationSignature, input.credentialKey.verify(signature, for: input.signedData),
+                               "self attestation signature does not verify with the credential key")
+            return .selfAttestation
+        }
+        let certificates = try certificateList(input.statement)
+        let leaf = certificates[0]
+        let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
+        try policy.require(.webAuthnAttestationSignature,
+                           COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(signature, for: input.signedData),
+                           "packed signature does not verify with the attestation certificate")
+
+        // §8.2.1 certificate requirements.
+        let fields = try CertificateFields(der: leaf.der)
+        let subject = try X509Name(der: leaf.subjectDER)
+        func attribute(_ oid: DERObjectIdentifier) -> String? {
+            subject.attributes.first { $0.type == oid }.flatMap { try? $0.value.stringValue() }
+        }
+        try policy.require(.webAuthnPackedCertificate, fields.version == 2, "the attestation certificate is not X.509 v3")
+        try policy.require(.webAuthnPackedCertificate, attribute("2.5.4.11") == WebAuthnFormat.packedOrganizationalUnit,
+                           "subject OU is \(attribute("2.5.4.11").map { "\"\($0)\"" } ?? "absent"), not \"Authenticator Attestation\"")
+        try policy.require(.webAuthnPackedCertificate, ["2.5.4.6", "2.5.4.10", "2.5.4.3"].allSatisfy { attribute($0) != nil },
+                           "subject lacks C, O or CN")
+        try policy.require(.webAuthnPackedCertificate, !ChainChecks.isCA(leaf), "the attestation certificate says cA TRUE")
+        if let value = leaf.extension(WebAuthnFormat.aaguidExtension)?.value {
+            let aaguid = try? DERReader.parse(value).octetStringValue()
+            try policy.require(.webAuthnPackedAAGUID, aaguid == input.credential.aaguid,
+                               "id-fido-gen-ce-aaguid \(aaguid.map(hex) ?? "malformed") is not the AAGUID \(hex(input.credential.aaguid))")
+        }
+        return .certificates(certificates)
+    }
+
+    /// §8.4: the credential certificate's key signs and is the credential key; its KeyDescription binds the
+    /// clientDataHash, and (from either list) origin GENERATED, purpose SIGN, no allApplications.
+    static func androidKey(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        let certificates = try certificateList(input.statement)
+        let leaf = certificates[0]
+        let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
+        try policy.require(.webAuthnAttestationSignature,
+                           COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(try input.statement.bytes("sig"), for: input.signedData),
+                           "android-key signature does not verify with the credential certificate's key")
+        try policy.require(.webAuthnAndroidKeyPublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
+                           "the credential certificate's key is not the credential public key")
+        guard let value = leaf.extension(KeyDescription.extensionOID)?.value else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "the android-key credential certificate has no KeyDescription")
+        }
+        let description: KeyDescription
+        do {
+            description = try KeyDescription(der: value, options: .lenient)
+        } catch {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "KeyDescription: \(error)")
+        }
+        try policy.require(.webAuthnAndroidKeyChallenge, description.attestationChallenge == input.clientDataHash,
+                           "attestationChallenge \(hex(description.attestationChallenge)) is not the clientDataHash")
+        let lists = [description.hardwareEnforced, description.softwareEnforced]
+        try policy.require(.androidAllApplications, !lists.contains { $0.contains(.allApplications) }, "allApplications is present")
+        let origin = lists.lazy.compactMap { $0.integer(.origin) }.first
+        try policy.require(.androidOrigin, origin == KeyMintValues.originGenerated,
+                           "origin is \(origin.map(String.init) ?? "absent"), not GENERATED")
+        let purposes = lists.flatMap { $0.integerSet(.purpose) ?? [] }
+        try policy.require(.androidPurpose, purposes.contains(KeyMintValues.purposeSign), "purpose \(purposes) lacks SIGN")
+        return .certificates(certificates)
+    }
+
+    /// §8.8: the credential certificate carries nonce = SHA-256(authenticatorData || clientDataHash) and the
+    /// credential key.
+    static func apple(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        let certificates = try certificateList(input.statement)
+        let leaf = certificates[0]
+        let nonce: [UInt8]? = leaf.extension(WebAuthnFormat.appleNonceExtension).flatMap { element in
+            guard var sequence = try? DERReader.parse(element.value).contents(),
+                  let tagged = try? sequence.next().explicitlyTagged(1) else { return nil }
+            return try? tagged.octetStringValue()
+        }
+        try policy.require(.webAuthnAppleNonce, nonce == sha256(input.signedData),
+                           "the nonce extension is \(nonce.map(hex) ?? "absent or malformed"), not SHA-256(authenticatorData || clientDataHash)")
+        try policy.require(.webAuthnApplePublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
+                           "the credential certificate's key is not the credential public key")
+        return .certificates(certificates)
+    }
+
+    /// §8.6: one P-256 certificate; its key signs `00 || rpIdHash || clientDataHash || credentialId || 04 x y`.
+    static func fidoU2F(_ input: Input) throws -> Trust {
+        let certificates = try certificateList(input.statement)
+        guard certificates.count == 1, let certificateKey = try? certificates[0].publicKey, certificateKey.algorithm == .ec(.p256),
+              let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "fido-u2f needs one P-256 certificate and a P-256 credential key")
+        }
+        let signed = [0x00] + input.parsed.rpIdHash + input.clientDataHash + input.credential.credentialId + point
+        try input.policy.require(.webAuthnAttestationSignature,
+                                 certificateKey.verify(try input.statement.bytes("sig"), for: signed, digest: .sha256),
+                                 "fido-u2f signature does not verify with the attestation certificate")
+        return .certificates(certificates)
+    }
+
+    /// §8.3: pubArea holds the credential key; certInfo certifies that pubArea (its name) with extraData =
+    /// hash(authenticatorData || clientDataHash); the AIK certificate signs certInfo. No forged case targets TPM
+    /// yet, so its failures count under the generic statement rules; the AIK certificate profile (§8.3.1) is
+    /// not checked.
+    static func tpm(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        guard try input.statement.value("ver").textValue == "2.0" else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "tpm ver is not \"2.0\"")
+        }
+        let pubAreaBytes = try input.statement.bytes("pubArea")
+        let certInfoBytes = try input.statement.bytes("certInfo")
+        let pubArea: TPMStructures.PublicArea
+        let certInfo: TPMStructures.Attestation
+        do {
+            pubArea = try TPMStructures.PublicArea(parsing: pubAreaBytes)
+            certInfo = try TPMStructures.Attestation(parsing: certInfoBytes)
+        } catch {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+        }
+        let certificates = try certificateList(input.statement)
+        let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
+        let digests: [UInt16: HashAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
+                                                  TPMStructures.algorithmSHA512: .sha512]
+        guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg],
+              certInfo.magic == TPMStructures.Attestation.generatedValue, certInfo.type == TPMStructures.Attestation.certifyType else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "certInfo is not a TPM-generated certification with a supported hash")
+        }
+        let certified: PublicKey? = {
+            if let curve = pubArea.curve {
+                guard let name = TPMStructures.curves[curve], let ecCurve = ECCurve(rawValue: name) else { return nil }
+                return try? PublicKey(x963: [0x04] + pubArea.unique[0] + pubArea.unique[1], curve: ecCurve)
+            }
+            let exponent = pubArea.rsaExponent.map { $0 == 0 ? 65_537 : $0 } ?? 65_537
+            return try? PublicKey(rsaModulus: pubArea.unique[0], exponent: withUnsafeBytes(of: exponent.bigEndian, Array.init))
+        }()
+        try policy.require(.webAuthnAttestationSignature, certified?.spki == input.credentialKey.publicKey.spki,
+                           "pubArea does not hold the credential public key")
+        try policy.require(.webAuthnAttestationSignature, certInfo.extraData == digest.hash(input.signedData),
+                           "certInfo.extraData is not the hash of authenticatorData || clientDataHash")
+        let name = withUnsafeBytes(of: pubArea.nameAlg.bigEndian, Array.init) + nameDigest.hash(pubAreaBytes)
+        try policy.require(.webAuthnAttestationSignature, certInfo.attestedName == name, "certInfo does not certify pubArea")
+        try policy.require(.webAuthnAttestationSignature,
+                           COSEKey(algorithm: algorithm, publicKey: try certificates[0].publicKey)
+                               .verify(try input.statement.bytes("sig"), for: certInfoBytes),
+                           "tpm signature over certInfo does not verify with the AIK certificate")
+        return .certificates(certificates)
+    }
+
+    /// The statement's alg. An integer alg this verifier cannot compute fails closed under the signature rule
+    /// (go-webauthn PR #760: an unknown hash failed open); a verifier without that rule falls back to ES256.
+    static func statementAlgorithm(_ statement: CBORChecks.FormatMap, policy: Policy) throws -> COSEKey.Algorithm {
+        guard let value = try statement.value("alg").intValue else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "attStmt alg is not an integer")
+        }
+        guard let algorithm = COSEKey.Algorithm(rawValue: value) else {
+            try policy.require(.webAuthnAttestationSignature, false, "attStmt alg \(value) is not a supported COSE algorithm")
+            return .es256
+        }
+        return algorithm
+    }
+
+    static func certificateList(_ statement: CBORChecks.FormatMap) throws -> [X509Certificate] {
+        guard let x5c = try statement.value("x5c").arrayValue, !x5c.isEmpty else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "x5c is not a non-empty array")
+        }
+        return try x5c.map { element in
+            guard let der = element.bytesValue, let certificate = try? X509Certificate(der: der) else {
+                throw RuleViolation(rule: .webAuthnStructure, reason: "x5c holds something other than a DER certificate")
+            }
+            return certificate
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import AttestConformance
+import AttestCrypto
+import AttestEvidence
+
+/// The checks registration and authentication share: client data (§7.1 steps 5-11, §7.2 steps 8-14) and the
+/// authenticator data's rpIdHash and flags (§7.1 steps 14-17, §7.2 steps 15-18).
+enum CeremonyChecks {
+    static func verifyClientData(_ bytes: [UInt8], type: String, challenge: [UInt8], _ parameters: WebAuthnParameters,
+                                 policy: Policy) throws {
+        let clientData: CollectedClientData
+        do {
+            clientData = try CollectedClientData(parsing: bytes)
+        } catch {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+        }
+        try policy.require(.webAuthnType, clientData.type == type, "type is \"\(clientData.type)\", not \"\(type)\"")
+        try policy.require(.webAuthnChallenge, clientData.challenge == Base64URL.encode(challenge),
+                           "challenge \"\(clientData.challenge)\" is not the base64url of the issued challenge")
+        try policy.require(.webAuthnOrigin, parameters.origins.contains(clientData.origin),
+                           "origin \"\(clientData.origin)\" is not one of \(parameters.origins)")
+        try policy.require(.webAuthnCrossOrigin, clientData.crossOrigin != true || parameters.allowCrossOrigin,
+                           "crossOrigin is true but the relying party is not embedded cross-origin")
+        if let topOrigin = clientData.topOrigin {
+            try policy.require(.webAuthnTopOrigin, parameters.topOrigins.contains(topOrigin),
+                               "topOrigin \"\(topOrigin)\" is not an expected parent origin")
+        }
+    }
+
+    /// Parses authenticator data: attested credential data must be there in a registration and absent from an
+    /// assertion, and nothing may follow, under `webauthn.authenticatorData`.
+    static func parseAuthenticatorData(_ bytes: [UInt8], registration: Bool, policy: Policy) throws -> AuthenticatorData {
+        let strict = policy.enforces(.webAuthnAuthenticatorData)
+        let data: AuthenticatorData
+        do {
+            data = try AuthenticatorData(parsing: bytes, ignoreAttestedCredentialFlag: !registration, allowTrailingBytes: !strict)
+        } catch {
+            throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "authenticatorData: \(error)")
+        }
+        if registration {
+            guard data.attestedCredentialData != nil else {
+                throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "AT is clear: no attested credential data")
+            }
+        } else {
+            try policy.require(.webAuthnAuthenticatorData, !data.flags.contains(.attestedCredentialData),
+                               "AT is set in an assertion")
+        }
+        return data
+    }
+
+    static func verifyFlags(_ data: AuthenticatorData, _ parameters: WebAuthnParameters, policy: Policy) throws {
+        try policy.require(.webAuthnRpIdHash, data.rpIdHash == sha256(Array(parameters.rpId.utf8)),
+                           "rpIdHash \(hex(data.rpIdHash)) is not SHA-256(\"\(parameters.rpId)\")")
+        try policy.require(.webAuthnUserPresent, data.flags.contains(.userPresent), "UP is clear")
+        if parameters.userVerificationRequired {
+            try policy.require(.webAuthnUserVerified, data.flags.contains(.userVerified),
+                               "UV is clear but user verification is required")
+        }
+        try policy.require(.webAuthnBackupState, data.flags.contains(.backupEligible) || !data.flags.contains(.backedUp),
+                           "BS is set while BE is clear")
+    }
+}

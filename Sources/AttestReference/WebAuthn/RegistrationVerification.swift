@@ -1,0 +1,73 @@
+import AttestCBOR
+import AttestConformance
+import AttestCrypto
+import AttestEvidence
+
+/// WebAuthn registration (§7.1, protocols.md §3.5), each step under its rule id.
+enum RegistrationVerification {
+    static func verify(_ step: VerifierStep, policy: Policy, state: inout WebAuthnState) throws {
+        let parameters = try WebAuthnParameters(policy)
+        let clientDataJSON = try step.input(.clientDataJSON)
+        let user = try step.input(.user)
+
+        // Steps 5-11.
+        try CeremonyChecks.verifyClientData(clientDataJSON, type: WebAuthnFormat.createType, challenge: try step.input(.challenge),
+                                            parameters, policy: policy)
+        // Step 13.
+        let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .webAuthnStructure)
+        let object = try CBORChecks.FormatMap(decoded, keys: ["fmt", "attStmt", "authData"], policy: policy,
+                                              rule: .webAuthnStructure, name: "attestation object")
+        guard let format = try object.value("fmt").textValue else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "fmt is not a text string")
+        }
+        let authenticatorData = try object.bytes("authData")
+        let parsed = try CeremonyChecks.parseAuthenticatorData(authenticatorData, registration: true, policy: policy)
+        let credential = parsed.attestedCredentialData!
+        // Steps 14-17.
+        try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
+
+        // Step 20.
+        let key: COSEKey
+        do {
+            key = try COSEKey(cbor: credential.credentialPublicKey, requireAlgorithmFit: policy.enforces(.webAuthnAlgorithm))
+        } catch let error as COSEKey.ParseError {
+            switch error {
+            case .algorithmMismatch, .unsupported(label: 3, _): throw RuleViolation(rule: .webAuthnAlgorithm, reason: "\(error)")
+            default: throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+            }
+        }
+        try policy.require(.webAuthnAlgorithm, parameters.algorithms.contains(key.algorithm.rawValue),
+                           "credential alg \(key.algorithm.rawValue) was not offered (\(parameters.algorithms))")
+
+        // Steps 21-22: a verifier without the format check skips statements it does not know.
+        let trust: AttestationStatementVerification.Trust?
+        if AttestationStatementVerification.supportedFormats.contains(format) {
+            trust = try AttestationStatementVerification.verify(
+                format: format, statement: try object.value("attStmt"), authenticatorData, parsed, credentialKey: key,
+                clientDataHash: sha256(clientDataJSON), policy: policy)
+        } else {
+            try policy.require(.webAuthnFormat, false, "fmt \"\(format)\" is not a supported format")
+            trust = nil
+        }
+
+        // Step 24.
+        switch trust {
+        case .none?:
+            try policy.require(.webAuthnAttestationRequired, !parameters.attestationRequired, "fmt none but attestation is required")
+        case .selfAttestation?:
+            try policy.require(.webAuthnSelfAttestation, !parameters.attestationRequired,
+                               "self attestation but an attestation certificate chain is required")
+        case .certificates(let chain)?:
+            try ChainChecks.verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), policy: policy)
+        case nil:
+            break
+        }
+
+        // Steps 25-27.
+        try policy.require(.webAuthnCredentialIdLength, credential.credentialId.count <= WebAuthnFormat.maximumCredentialIdLength,
+                           "credentialId is \(credential.credentialId.count) bytes, more than 1023")
+        try policy.require(.webAuthnCredentialIdUnique, state.credentials[credential.credentialId] == nil,
+                           "credentialId \(Base64URL.encode(credential.credentialId)) is already registered")
+        state.credentials[credential.credentialId] = .init(user: user, key: key, signCount: parsed.signCount)
+    }
+}

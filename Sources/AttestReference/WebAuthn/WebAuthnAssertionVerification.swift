@@ -1,0 +1,62 @@
+import AttestConformance
+import AttestCrypto
+import AttestEvidence
+
+/// WebAuthn authentication (§7.2, protocols.md §3.6), each step under its rule id.
+enum WebAuthnAssertionVerification {
+    static func verify(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
+        let parameters = try WebAuthnParameters(policy)
+        let credentialId = try step.input(.credentialId)
+        let clientDataJSON = try step.input(.clientDataJSON)
+        let authenticatorData = try step.input(.authenticatorData)
+        let user = try step.input(.user)
+
+        // Steps 5-6: the record by rawId; a verifier without that check uses the user's credential.
+        let recordId: [UInt8]
+        if server.webAuthn.credentials[credentialId] != nil {
+            recordId = credentialId
+        } else {
+            try policy.require(.webAuthnCredential, false, "credential \(Base64URL.encode(credentialId)) is not registered")
+            guard let owned = server.webAuthn.credentials.first(where: { $0.value.user == user })?.key else {
+                throw RuleViolation(rule: .webAuthnCredential, reason: "the user has no registered credential")
+            }
+            recordId = owned
+        }
+        var record = server.webAuthn.credentials[recordId]!
+        try policy.require(.webAuthnOwner, record.user == user, "the credential belongs to another user than the ceremony's")
+        if let userHandle = step.inputs[.userHandle] {
+            try policy.require(.webAuthnUserHandle, userHandle == record.user, "userHandle is not the credential owner's")
+        }
+
+        // A per-approval App Attest assertion (seeds/000) is checked first, against the key the import bound;
+        // credentials without one (Android, ordinary passkeys) ignore it.
+        if let deviceAssertion = step.inputs[.appAttestAssertion], let boundKeyId = record.appAttestKeyId {
+            let keyId = step.inputs[.appAttestKeyId] ?? []
+            try policy.require(.importDeviceAttestationKey, keyId == boundKeyId,
+                               "the App Attest key \(hex(keyId)) is not the one bound to this credential")
+            try AssertionVerification.verify(VerifierStep(kind: .appAttestAssertion, inputs: [
+                .assertion: deviceAssertion, .clientData: clientDataJSON, .keyId: keyId,
+                .challenge: Array(Base64URL.encode(try step.input(.challenge)).utf8),
+            ]), policy: policy, state: &server.appAttest)
+        }
+
+        // Steps 8-14.
+        try CeremonyChecks.verifyClientData(clientDataJSON, type: WebAuthnFormat.getType, challenge: try step.input(.challenge),
+                                            parameters, policy: policy)
+        // Steps 15-18.
+        let parsed = try CeremonyChecks.parseAuthenticatorData(authenticatorData, registration: false, policy: policy)
+        try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
+        // Steps 20-21.
+        try policy.require(.webAuthnAssertionSignature,
+                           record.key.verify(try step.input(.signature), for: authenticatorData + sha256(clientDataJSON)),
+                           "signature does not verify over authenticatorData || SHA-256(clientDataJSON) with the stored key")
+        // Step 22.
+        if parsed.signCount != 0 || record.signCount != 0 {
+            try policy.require(.webAuthnSignCount, parsed.signCount > record.signCount,
+                               "signCount \(parsed.signCount) is not greater than the stored \(record.signCount)")
+        }
+        // Step 24.
+        record.signCount = parsed.signCount
+        server.webAuthn.credentials[recordId] = record
+    }
+}
