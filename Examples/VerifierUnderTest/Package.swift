@@ -3,7 +3,7 @@ import PackageDescription
 
 /// A team's own step-up approval server code, tested against attest-harness's step-up-signing catalogue.
 ///
-/// Outside this repository, depend on attest-harness by URL instead:
+/// Outside this repository, depend on attest-harness by URL instead (wherever you clone it from):
 ///     .package(url: "https://github.com/attest-harness/attest-harness", from: "0.3.0")
 let package = Package(
     name: "VerifierUnderTest",

@@ -81,7 +81,7 @@ public enum ECCurve: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Lowercase hex of `bytes`.
-public func hex(_ bytes: [UInt8]) -> String {
+package func hex(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count * 2)
@@ -90,13 +90,13 @@ public func hex(_ bytes: [UInt8]) -> String {
 }
 
 /// The bytes of a hex string (either case); traps on malformed input, so use it for constants only.
-public func hex(_ text: String) -> [UInt8] {
+package func hex(_ text: String) -> [UInt8] {
     guard let bytes = bytes(fromHex: text) else { preconditionFailure("malformed hex constant") }
     return bytes
 }
 
 /// The bytes of a hex string (either case), or nil when malformed.
-public func bytes(fromHex text: String) -> [UInt8]? {
+package func bytes(fromHex text: String) -> [UInt8]? {
     let chars = Array(text.utf8)
     guard chars.count % 2 == 0 else { return nil }
     func nibble(_ c: UInt8) -> UInt8? {

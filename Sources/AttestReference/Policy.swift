@@ -1,5 +1,6 @@
 import AttestConformance
 import AttestCrypto
+import AttestEvidence
 import Foundation
 
 /// A rule the evidence broke, thrown by a check and turned into a rejecting verdict that names it.
@@ -11,9 +12,9 @@ struct RuleViolation: Error {
 }
 
 /// A problem with the suite itself (a missing input, an unknown step kind): a harness error, never a verdict.
-public struct HarnessError: Error, Hashable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct HarnessError: Error, Hashable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// What one case's checks need: the profile's rules, the case's parameters, anchors and time.
@@ -44,8 +45,6 @@ struct Policy {
         if try !condition() { throw RuleViolation(rule: rule, reason: reason()) }
     }
 
-    func parameter(_ name: String) throws -> String {
-        guard let value = context.parameters[name] else { throw HarnessError("the case has no parameter \(name)") }
-        return value
-    }
+    /// The case's parameters, for the family's typed reader (`AppAttestParameters(policy.parameters)`).
+    var parameters: ParameterReader { ParameterReader(context.parameters) }
 }

@@ -81,7 +81,8 @@ import Testing
 
     /// Well-formed CBOR that libcbor 0.8 reports as malformed (checked against the library on this machine):
     /// unassigned simple values (`e0`..`f3`, `f8 20`..`f8 ff`, RFC 8949 §3.3) and tag numbers 6 to 20 in the
-    /// one-byte head (`c6`..`d4`). The differential expects libcbor to reject exactly these.
+    /// one-byte head (`c6`..`d4`). Newer libcbor versions (Homebrew's) decode them; the differential accepts either
+    /// answer for these, and compares values whenever libcbor decodes, so no test depends on one version's quirks.
     static func libcbor08Rejects(_ value: CBORValue) -> Bool {
         switch value {
         case .simple: return true
@@ -100,7 +101,7 @@ import Testing
             let encoded = CBORWriter.encode(value)
             let ours = try CBORReader.decode(encoded)
             if Self.libcbor08Rejects(value) {
-                #expect(throws: LibCBORDecoder.Failure.self) { try LibCBORDecoder.decode(encoded) }
+                if let theirs = try? LibCBORDecoder.decode(encoded) { #expect(ours == theirs, "libcbor disagrees on \(encoded)") }
                 continue
             }
             let theirs = try LibCBORDecoder.decode(encoded)

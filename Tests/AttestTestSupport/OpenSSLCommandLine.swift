@@ -2,6 +2,35 @@ import Foundation
 
 /// The `openssl` command line, as the independent judge in chain-verification differentials.
 public enum OpenSSLCommandLine {
+    /// Why the command line cannot serve as the judge: none on PATH, or one that is not OpenSSL 3 (macOS ships
+    /// LibreSSL as /usr/bin/openssl; put Homebrew's openssl@3 first on PATH, as scripts/setup says).
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The first `openssl` on PATH, checked once to be OpenSSL 3.
+    public static func executable() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        guard let found = path.split(separator: ":").map({ URL(fileURLWithPath: String($0)).appendingPathComponent("openssl") })
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw Unavailable(description: "no openssl on PATH (\(path)); the tests need OpenSSL 3's command line")
+        }
+        let process = Process()
+        process.executableURL = found
+        process.arguments = ["version"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard text.hasPrefix("OpenSSL 3.") else {
+            throw Unavailable(description: "\(found.path) is \"\(text.trimmingCharacters(in: .whitespacesAndNewlines))\", "
+                              + "not OpenSSL 3; put OpenSSL 3 first on PATH (on macOS: export PATH=\"$(brew --prefix openssl@3)/bin:$PATH\")")
+        }
+        return found
+    }
+
     public enum Verdict: Hashable, Sendable {
         case ok
         /// `error N at D depth lookup: …`
@@ -25,7 +54,7 @@ public enum OpenSSLCommandLine {
         if !untrustedPEM.isEmpty { arguments += ["-untrusted", try write("untrusted.pem", untrustedPEM)] }
         arguments.append(try write("leaf.pem", leafPEM))
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.executableURL = try executable()
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output

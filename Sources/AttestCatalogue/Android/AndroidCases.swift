@@ -34,10 +34,8 @@ public enum AndroidFamily: CatalogueFamily {
     ])
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
-        guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
-            throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
-        }
-        let forge = try AndroidForge(seed: ForgeSeed(seed), packageName: parameters["packageName"] ?? "", signatureDigest: digest)
+        let app = try AndroidParameters(forging: ParameterReader(parameters))
+        let forge = try AndroidForge(seed: ForgeSeed(seed), packageName: app.packageName, signatureDigest: app.signatureDigest)
         let anchors = [forge.pki.rsaRoot.certificate.pem, forge.pki.ecRoot.certificate.pem]
         return try definitions.map { definition in
             var scenario = try forge.scenario(statusList: baselineStatusList)

@@ -39,12 +39,8 @@ public enum AppAttestFamily: CatalogueFamily {
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
-        let teamId = parameters["teamId"] ?? ""
-        let bundleId = parameters["bundleId"] ?? ""
-        guard let environment = AppAttestFormat.Environment(rawValue: parameters["environment"] ?? "") else {
-            throw CatalogueError.badParameter("environment", parameters["environment"] ?? "")
-        }
-        let forge = try AppAttestForge(seed: ForgeSeed(seed), appId: "\(teamId).\(bundleId)", environment: environment)
+        let app = try AppAttestParameters(ParameterReader(parameters))
+        let forge = try AppAttestForge(seed: ForgeSeed(seed), appId: app.appId, environment: app.environment)
         var context = CaseContext(time: forge.time, trustAnchors: [forge.pki.root.pem], parameters: parameters)
         context.parameters["appId"] = forge.appId
         return try definitions.map { definition in

@@ -42,15 +42,11 @@ public enum PasskeyImportFamily: CatalogueFamily {
     }
 
     public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> PasskeyImportForge {
-        guard let environment = AppAttestFormat.Environment(rawValue: parameters["environment"] ?? "") else {
-            throw CatalogueError.badParameter("environment", parameters["environment"] ?? "")
-        }
-        guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
-            throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
-        }
-        return try PasskeyImportForge(seed: seed, teamId: parameters["teamId"] ?? "", bundleId: parameters["bundleId"] ?? "",
-                                      environment: environment, packageName: parameters["packageName"] ?? "",
-                                      signatureDigest: digest, rpId: parameters["rpId"] ?? "")
+        let reader = ParameterReader(parameters)
+        let app = try AppAttestParameters(reader), android = try AndroidParameters(forging: reader)
+        return try PasskeyImportForge(seed: seed, teamId: app.teamId, bundleId: app.bundleId, environment: app.environment,
+                                      packageName: android.packageName, signatureDigest: android.signatureDigest,
+                                      rpId: try reader.string("rpId"))
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {

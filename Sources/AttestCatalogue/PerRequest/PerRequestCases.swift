@@ -42,15 +42,10 @@ public enum PerRequestFamily: CatalogueFamily {
     }
 
     public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> PerRequestForge {
-        guard let environment = AppAttestFormat.Environment(rawValue: parameters["environment"] ?? "") else {
-            throw CatalogueError.badParameter("environment", parameters["environment"] ?? "")
-        }
-        guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
-            throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
-        }
-        return try PerRequestForge(seed: seed, appId: "\(parameters["teamId"] ?? "").\(parameters["bundleId"] ?? "")",
-                                   environment: environment, packageName: parameters["packageName"] ?? "",
-                                   signatureDigest: digest, accountToken: parameters["accountToken"] ?? "")
+        let reader = ParameterReader(parameters)
+        let app = try AppAttestParameters(reader), android = try AndroidParameters(forging: reader)
+        return try PerRequestForge(seed: seed, appId: app.appId, environment: app.environment, packageName: android.packageName,
+                                   signatureDigest: android.signatureDigest, accountToken: try PerRequestParameters(reader).accountToken)
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
@@ -76,7 +71,8 @@ public enum PerRequestFamily: CatalogueFamily {
     static func steps(_ scenario: PerRequestScenario, breaking rule: RuleID?, parameters: [String: String]) throws -> [Step] {
         try scenario.requests.enumerated().map { index, request in
             let breaks = scenario.brokenStep == index ? rule : nil
-            let status = breaks.map { DocumentedStatus.perRequestStatus(for: $0, parameters: parameters) }
+            let api = try PerRequestParameters(ParameterReader(parameters))
+            let status = breaks.map { DocumentedStatus.perRequestStatus(for: $0, api: api) }
             switch request {
             case .challenge(let challenge, let time):
                 return Step(kind: .perRequestChallenge, inputs: [.challenge: challenge], breaks: breaks, time: time)

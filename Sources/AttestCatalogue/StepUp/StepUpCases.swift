@@ -25,9 +25,7 @@ public enum StepUpFamily: CatalogueFamily {
     public static func trustAnchors(seed: UInt64) throws -> [String: String] { [:] }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
-        guard let message = StepUpMessage(rawValue: parameters["stepUpMessage"] ?? "") else {
-            throw CatalogueError.badParameter("stepUpMessage", parameters["stepUpMessage"] ?? "")
-        }
+        let message = try StepUpParameters(ParameterReader(parameters)).message
         let forge = StepUpForge(seed: ForgeSeed(seed), message: message)
         return try definitions.map { definition in
             var scenario = StepUpScenario(requests: [])

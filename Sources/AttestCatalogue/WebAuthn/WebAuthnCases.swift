@@ -52,11 +52,10 @@ public enum WebAuthnFamily: CatalogueFamily {
     }
 
     public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> WebAuthnForge {
-        guard let digest = bytes(fromHex: parameters["signatureDigest"] ?? ""), digest.count == 32 else {
-            throw CatalogueError.badParameter("signatureDigest", parameters["signatureDigest"] ?? "")
-        }
-        return try WebAuthnForge(seed: seed, rpId: parameters["rpId"] ?? "", packageName: parameters["packageName"] ?? "",
-                                 signatureDigest: digest)
+        let reader = ParameterReader(parameters)
+        let relyingParty = try WebAuthnParameters(reader), android = try AndroidParameters(forging: reader)
+        return try WebAuthnForge(seed: seed, rpId: relyingParty.rpId, packageName: android.packageName,
+                                 signatureDigest: android.signatureDigest)
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {

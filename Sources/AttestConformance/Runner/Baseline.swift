@@ -18,7 +18,7 @@ extension RunReport {
 
 extension JSONEncoder {
     /// Sorted keys, ISO 8601 dates, pretty printed: byte-identical output for identical input.
-    public static var harness: JSONEncoder {
+    package static var harness: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -28,7 +28,7 @@ extension JSONEncoder {
 }
 
 extension JSONDecoder {
-    public static var harness: JSONDecoder {
+    package static var harness: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder

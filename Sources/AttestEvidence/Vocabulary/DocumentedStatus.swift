@@ -26,7 +26,7 @@ public enum DocumentedStatus {
     }
 
     /// Device failures answer 403, account-token failures 401 (seeds/001), whatever the rule.
-    public static func perRequestStatus(for rule: RuleID, parameters: [String: String]) -> String {
-        rule == .requestAccountToken ? parameters["accountFailureStatus"] ?? "401" : parameters["deviceFailureStatus"] ?? "403"
+    public static func perRequestStatus(for rule: RuleID, api: PerRequestParameters) -> String {
+        rule == .requestAccountToken ? api.accountFailureStatus : api.deviceFailureStatus
     }
 }

@@ -9,17 +9,10 @@ enum AndroidAttestationVerification {
     static func verify(_ step: VerifierStep, policy: Policy) throws {
         let submittedKey = try step.input(.publicKey)
         let challenge = try step.input(.challenge)
-        let packageName = try policy.parameter("packageName")
-        guard let signatureDigest = bytes(fromHex: try policy.parameter("signatureDigest")) else {
-            throw HarnessError("parameter signatureDigest is not hex")
-        }
-        let statusList: AttestationStatusList
-        do {
-            statusList = try AttestationStatusList(json: Data(try policy.parameter("attestationStatusList").utf8))
-        } catch let error as HarnessError {
-            throw error
-        } catch {
-            throw HarnessError("parameter attestationStatusList is not a status list: \(error)")
+        let app = try AndroidParameters(policy.parameters)
+        let packageName = app.packageName, signatureDigest = app.signatureDigest
+        guard let statusList = app.statusList else {
+            throw ParameterError(name: "attestationStatusList", value: nil, expected: "the status list JSON")
         }
 
         // The chain: DER certificates back to back, leaf first.

@@ -9,7 +9,7 @@ enum AssertionVerification {
         let keyId = try step.input(.keyId)
         let clientData = try step.input(.clientData)
         let challenge = try step.input(.challenge)
-        let appId = try policy.parameter("appId")
+        let appId = try AppAttestParameters(policy.parameters).appId
 
         let decoded = try CBORChecks.decode(try step.input(.assertion), policy: policy, structureRule: .appAttestStructure)
         let object = try CBORChecks.FormatMap(decoded, keys: ["signature", "authenticatorData"], policy: policy,

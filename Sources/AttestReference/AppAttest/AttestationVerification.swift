@@ -9,10 +9,8 @@ enum AttestationVerification {
     static func verify(_ step: VerifierStep, policy: Policy, state: inout AppAttestState) throws {
         let keyId = try step.input(.keyId)
         let challenge = try step.input(.challenge)
-        let appId = try policy.parameter("appId")
-        guard let environment = AppAttestFormat.Environment(rawValue: try policy.parameter("environment")) else {
-            throw HarnessError("unknown App Attest environment \(policy.context.parameters["environment"] ?? "")")
-        }
+        let app = try AppAttestParameters(policy.parameters)
+        let appId = app.appId, environment = app.environment
 
         let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .appAttestStructure)
         let object = try CBORChecks.FormatMap(decoded, keys: ["fmt", "attStmt", "authData"], policy: policy,

@@ -47,7 +47,7 @@ enum PerRequestVerification {
                     try policy.require(.requestSessionToken, false, "X-Android-Device-Token is not an issued session token")
                     return try verifyAccount(header("Authorization"), policy: policy)
                 }
-                let age = policy.context.time.timeIntervalSince(issuedAt), lifetime = try seconds("tokenLifetime", policy)
+                let age = policy.context.time.timeIntervalSince(issuedAt), lifetime = try PerRequestParameters(policy.parameters).tokenLifetime
                 try policy.require(.requestSessionLifetime, age <= lifetime, "the session token is \(Int(age)) s old")
             }
             try verifyAccount(header("Authorization"), policy: policy)
@@ -103,8 +103,8 @@ enum PerRequestVerification {
 
     /// Play Integrity (protocols.md §5): decrypt, verify, then requestDetails, appIntegrity, deviceIntegrity.
     static func verifyIntegrityToken(_ token: String, challenge: [UInt8], policy: Policy) throws {
-        guard let key = Data(base64Encoded: try policy.parameter("integrityDecryptionKey")).map(Array.init),
-              let verificationKey = try? PublicKey(pem: try policy.parameter("integrityVerificationKey")) else {
+        let api = try PerRequestParameters(policy.parameters)
+        guard let key = api.integrityDecryptionKey, let verificationKey = api.integrityVerificationKey else {
             throw HarnessError("parameters integrityDecryptionKey (base64) and integrityVerificationKey (PEM) are required")
         }
         let jws: String
@@ -128,8 +128,8 @@ enum PerRequestVerification {
         do { verdict = try IntegrityVerdict(parsing: payload) } catch {
             throw RuleViolation(rule: .integrityEncryption, reason: "\(error)")
         }
-        let packageName = try policy.parameter("packageName")
-        guard let digest = bytes(fromHex: try policy.parameter("signatureDigest")) else { throw HarnessError("signatureDigest is not hex") }
+        let app = try AndroidParameters(policy.parameters)
+        let packageName = app.packageName, digest = app.signatureDigest
         try policy.require(.integrityNonce, verdict.nonce == Base64URL.encode(challenge), "nonce \(verdict.nonce ?? "absent") is not the issued challenge")
         try policy.require(.integrityPackage, verdict.requestPackageName == packageName && verdict.packageName == packageName,
                            "package names \(verdict.requestPackageName ?? "-")/\(verdict.packageName ?? "-") are not \(packageName)")
@@ -140,7 +140,7 @@ enum PerRequestVerification {
         try policy.require(.integrityDeviceIntegrity, verdict.deviceRecognitionVerdict?.contains(IntegrityVerdict.meetsDeviceIntegrity) == true,
                            "deviceRecognitionVerdict \(verdict.deviceRecognitionVerdict ?? []) lacks MEETS_DEVICE_INTEGRITY")
         let now = policy.context.time.timeIntervalSince1970 * 1000
-        let issued = verdict.timestampMillis.flatMap(Double.init) ?? 0, freshness = try seconds("tokenFreshness", policy)
+        let issued = verdict.timestampMillis.flatMap(Double.init) ?? 0, freshness = api.tokenFreshness
         try policy.require(.integrityTimestamp, issued <= now && now - issued <= freshness * 1000,
                            "timestampMillis \(verdict.timestampMillis ?? "absent") is not within tokenFreshness of now")
     }
@@ -152,20 +152,15 @@ enum PerRequestVerification {
             return
         }
         try policy.require(.requestChallengeSingleUse, !issued.used, "challenge \(text) was already used")
-        let age = policy.context.time.timeIntervalSince(issued.issuedAt), lifetime = try seconds("challengeLifetime", policy)
+        let age = policy.context.time.timeIntervalSince(issued.issuedAt), lifetime = try PerRequestParameters(policy.parameters).challengeLifetime
         try policy.require(.requestChallengeLifetime, age <= lifetime, "challenge \(text) is \(Int(age)) s old")
         server.perRequest.challenges[text]?.used = true
     }
 
     static func verifyAccount(_ authorization: String?, policy: Policy) throws {
-        let expected = "Bearer " + (try policy.parameter("accountToken"))
+        let expected = "Bearer " + (try PerRequestParameters(policy.parameters).accountToken)
         try policy.require(.requestAccountToken, authorization == expected,
                            "the account token is not valid")
-    }
-
-    static func seconds(_ name: String, _ policy: Policy) throws -> Double {
-        guard let value = Double(try policy.parameter(name)) else { throw HarnessError("parameter \(name) is not a number of seconds") }
-        return value
     }
 
     /// Runs `body`, giving each violation the documented status: 401 for the account token, 403 otherwise.
@@ -173,7 +168,7 @@ enum PerRequestVerification {
         do {
             try body()
         } catch var violation as RuleViolation {
-            violation.status = DocumentedStatus.perRequestStatus(for: violation.rule, parameters: policy.context.parameters)
+            violation.status = DocumentedStatus.perRequestStatus(for: violation.rule, api: try PerRequestParameters(policy.parameters))
             throw violation
         }
     }

@@ -43,15 +43,14 @@ enum StepUpVerification {
         try policy.require(.stepUpSingleUse, !issued.used, "challenge \(challengeId) was already used")
         state.challenges[challengeId]?.used = true
         let age = policy.context.time.timeIntervalSince(issued.issuedAt)
-        guard let lifetime = Double(try policy.parameter("challengeLifetime")) else { throw HarnessError("challengeLifetime is not a number") }
+        let parameters = try StepUpParameters(policy.parameters)
+        let lifetime = parameters.challengeLifetime
         try policy.require(.stepUpLifetime, age <= lifetime, "the challenge is \(Int(age)) s old")
         let account = try text(step, .account), keyId = try text(step, .keyId), action = try text(step, .action)
         try policy.require(.stepUpAccount, account == issued.account, "the challenge was issued to \(issued.account), not \(account)")
         try policy.require(.stepUpKey, keyId == issued.keyId, "the challenge was issued for key \(issued.keyId), not \(keyId)")
         try policy.require(.stepUpAction, action == issued.action, "the challenge was issued for \"\(issued.action)\", not \"\(action)\"")
-        guard let message = StepUpMessage(rawValue: try policy.parameter("stepUpMessage")) else {
-            throw HarnessError("stepUpMessage is neither challenge nor action-bound")
-        }
+        let message = parameters.message
         // The server signs off what it issued the challenge for, not what the approval claims.
         let signed = message.bytes(challenge: issued.bytes, account: issued.account, keyId: issued.keyId, action: issued.action)
         try policy.require(.stepUpSignature, state.keys[keyId]?.verify(try step.input(.signature), for: signed, digest: .sha256) == true,

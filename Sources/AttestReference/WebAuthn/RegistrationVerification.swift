@@ -6,7 +6,7 @@ import AttestEvidence
 /// WebAuthn registration (§7.1, protocols.md §3.5), each step under its rule id.
 enum RegistrationVerification {
     static func verify(_ step: VerifierStep, policy: Policy, state: inout WebAuthnState) throws {
-        let parameters = try WebAuthnParameters(policy)
+        let parameters = try WebAuthnParameters(policy.parameters)
         let clientDataJSON = try step.input(.clientDataJSON)
         let user = try step.input(.user)
 

@@ -5,7 +5,7 @@ import AttestEvidence
 /// WebAuthn authentication (§7.2, protocols.md §3.6), each step under its rule id.
 enum WebAuthnAssertionVerification {
     static func verify(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
-        let parameters = try WebAuthnParameters(policy)
+        let parameters = try WebAuthnParameters(policy.parameters)
         let credentialId = try step.input(.credentialId)
         let clientDataJSON = try step.input(.clientDataJSON)
         let authenticatorData = try step.input(.authenticatorData)

@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
 import AttestReference
 import Foundation
 import AttestVerifiers
@@ -28,6 +29,8 @@ enum Selection {
             return try BuiltinCatalogue.allCases(seed: seed)
         } catch let error as CatalogueError {
             throw UsageError("\(error)")
+        } catch let error as ParameterError {
+            throw UsageError("profile: \(error)")
         }
     }
 
