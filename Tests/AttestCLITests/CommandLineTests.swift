@@ -68,6 +68,7 @@ import Testing
         #expect(first.status == 1 && first.stdout.isEmpty)
         let report = try RunReport.load(from: URL(fileURLWithPath: baseline))
         #expect(report.findings.count == 5 && report.findings.allSatisfy { $0.rule == "appattest.nonce" })
+        #expect(report.harnessVersion == HarnessVersion.current)
 
         // The same findings again: no regression. Another rule's findings: regressions.
         let same = try Self.run("run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest",
@@ -168,6 +169,13 @@ import Testing
         #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("USAGE: attest-harness \(command)"))
         let top = try Self.run("--help")
         #expect(top.status == 0 && top.stdout.contains("  \(command) "))
+    }
+
+    @Test func versionIsPrinted() throws {
+        let version = try Self.run("--version")
+        #expect(version.status == 0)
+        #expect(version.stdout == "attest-harness \(HarnessVersion.current)\n")
+        #expect(HarnessVersion.current.split(separator: ".").count == 3)
     }
 
     @Test func badProfileFileIsAUsageError() throws {
