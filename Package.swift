@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
         .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
                                                              "AttestDER", "CAttestOpenSSL"]),
-        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue", "AttestEvidence"]),
+        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue", "AttestEvidence",
+                                                                      "AttestForge", "AttestReference", "AttestConformance", "AttestCrypto", "AttestDER"]),
         // Real device data (Tests/AttestRealSamplesTests/real-samples, with its README as attribution).
         .testTarget(
             name: "AttestRealSamplesTests",

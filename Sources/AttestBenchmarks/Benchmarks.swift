@@ -12,7 +12,7 @@ import AttestVerifiers
 enum Benchmarks {
     static func main() async throws {
         let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
-        let profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
+        let profile = Profile.appleAppAttest
 
         // Forge throughput: a fresh attestation (new challenge, new credential certificate) per iteration.
         let forge = try AppAttestForge(seed: .default, appId: "A1B2C3D4E5.dev.attest-harness.example", environment: .production)

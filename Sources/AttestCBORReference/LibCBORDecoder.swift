@@ -42,16 +42,23 @@ public enum LibCBORDecoder {
         case CBOR_TYPE_ARRAY:
             // An empty (indefinite) array has no handle at all.
             guard let handle = cbor_array_handle(item) else { return .array([]) }
-            return .array(try (0..<cbor_array_size(item)).map { try convert(handle[$0]!) })
+            return .array(try (0..<cbor_array_size(item)).map { index in
+                guard let element = handle[index] else { throw Failure(description: "libcbor left an array element empty") }
+                return try convert(element)
+            })
         case CBOR_TYPE_MAP:
             guard let handle = cbor_map_handle(item) else { return .map([]) }
-            return .map(try (0..<cbor_map_size(item)).map {
-                CBORMapEntry(try convert(handle[$0].key!), try convert(handle[$0].value!))
+            return .map(try (0..<cbor_map_size(item)).map { index in
+                guard let key = handle[index].key, let value = handle[index].value else {
+                    throw Failure(description: "libcbor left a map entry empty")
+                }
+                return CBORMapEntry(try convert(key), try convert(value))
             })
         case CBOR_TYPE_TAG:
             var inner: UnsafeMutablePointer<cbor_item_t>? = cbor_tag_item(item)
             defer { cbor_decref(&inner) }
-            return .tagged(cbor_tag_value(item), try convert(inner!))
+            guard let tagged = inner else { throw Failure(description: "libcbor left a tag without its item") }
+            return .tagged(cbor_tag_value(item), try convert(tagged))
         case CBOR_TYPE_FLOAT_CTRL:
             return try floatOrControl(item)
         default:
@@ -69,7 +76,10 @@ public enum LibCBORDecoder {
         let count = cbor_isa_bytestring(item) ? cbor_bytestring_chunk_count(item) : cbor_string_chunk_count(item)
         guard count > 0, let chunks = cbor_isa_bytestring(item) ? cbor_bytestring_chunks_handle(item)
                                                                 : cbor_string_chunks_handle(item) else { return [] }
-        return try (0..<count).flatMap { try stringBytes(chunks[$0]!) }
+        return try (0..<count).flatMap { index -> [UInt8] in
+            guard let chunk = chunks[index] else { throw Failure(description: "libcbor left a string chunk empty") }
+            return try stringBytes(chunk)
+        }
     }
 
     private static func floatOrControl(_ item: UnsafeMutablePointer<cbor_item_t>) throws -> CBORValue {

@@ -21,6 +21,7 @@ public enum BuiltinCatalogue {
     static let webAuthnParameters = [
         "rpId": "login.attest-harness.example",
         "origins": "https://login.attest-harness.example," + WebAuthnFormat.androidOriginPrefix
+            // The constant below holds a 64-digit hex digest.
             + Base64URL.encode(bytes(fromHex: androidParameters["signatureDigest"]!)!),
         "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-8,-257", "userVerification": "required",
         "attestation": "direct",

@@ -30,7 +30,7 @@ public enum AESCipher {
     }
 
     private static func cipher(_ name: String) throws -> OpaquePointer {
-        try check(EVP_CIPHER_fetch(DeterministicRandomness.shared.libraryContext, name, nil), "EVP_CIPHER_fetch \(name)")
+        try check(EVP_CIPHER_fetch((try DeterministicRandomness.shared()).libraryContext, name, nil), "EVP_CIPHER_fetch \(name)")
     }
 
     private static func run(_ name: String, key: [UInt8], iv: [UInt8]?, encrypt: Bool, input: [UInt8], outputExtra: Int) throws -> [UInt8] {
@@ -45,6 +45,7 @@ public enum AESCipher {
         try check(EVP_CipherUpdate(ctx, &output, &length, input, Int32(input.count)), "EVP_CipherUpdate \(name)")
         var final: Int32 = 0
         try output.withUnsafeMutableBufferPointer { buffer in
+            // `output` holds at least 16 bytes, so its buffer has a base address.
             try check(EVP_CipherFinal_ex(ctx, buffer.baseAddress! + Int(length), &final), "EVP_CipherFinal_ex \(name)")
         }
         return Array(output.prefix(Int(length + final)))
@@ -68,6 +69,7 @@ public enum AESCipher {
         }
         var final: Int32 = 0
         try output.withUnsafeMutableBufferPointer { buffer in
+            // `output` holds at least 16 bytes, so its buffer has a base address.
             try check(EVP_CipherFinal_ex(ctx, buffer.baseAddress! + Int(length), &final), encrypt ? "GCM encrypt" : "GCM tag check")
         }
         if encrypt { try check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, &tag), "get GCM tag") }

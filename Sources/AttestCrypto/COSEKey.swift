@@ -164,6 +164,7 @@ public struct COSEKey: Hashable, Sendable {
     /// The algorithm a key of this type is normally used with: ECDSA with its curve's hash, RS256, EdDSA.
     public static func algorithm(for key: PublicKey) throws -> Algorithm {
         switch key.algorithm {
+        // Every curve's coseAlgorithm is one of Algorithm's cases (ES256, ES384, ES512).
         case .ec(let curve): return Algorithm(rawValue: curve.coseAlgorithm)!
         case .rsa: return .rs256
         case .ed25519, .ed448: return .edDSA

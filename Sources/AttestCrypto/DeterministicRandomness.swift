@@ -11,18 +11,30 @@ import Foundation
 /// from the system generator, so they are as random as usual.
 ///
 /// OpenSSL 3.0's public and private DRBGs are per thread; the lock keeps each load and its use together.
+///
+/// `@unchecked Sendable`: the context pointer never changes, and every use of its DRBGs holds `lock`.
 final class DeterministicRandomness: @unchecked Sendable {
-    static let shared = DeterministicRandomness()
+    /// The one context, or why OpenSSL could not make it (an OpenSSL built without the TEST-RAND DRBG).
+    private static let made: Result<DeterministicRandomness, AttestCryptoError> = {
+        guard let context = OSSL_LIB_CTX_new() else {
+            return .failure(.openSSL(operation: "OSSL_LIB_CTX_new", reasons: AttestCryptoError.drainQueue()))
+        }
+        guard RAND_set_DRBG_type(context, "TEST-RAND", nil, nil, nil) == 1 else {
+            let reasons = AttestCryptoError.drainQueue()
+            OSSL_LIB_CTX_free(context)
+            return .failure(.unsupported("this OpenSSL has no TEST-RAND DRBG, which deterministic forging needs "
+                                         + "(\(reasons.joined(separator: "; ")))"))
+        }
+        return .success(DeterministicRandomness(context))
+    }()
+
+    /// The shared context; throws when this OpenSSL cannot provide it.
+    static func shared() throws -> DeterministicRandomness { try made.get() }
 
     let libraryContext: OpaquePointer
     private let lock = NSLock()
 
-    private init() {
-        guard let context = OSSL_LIB_CTX_new(), RAND_set_DRBG_type(context, "TEST-RAND", nil, nil, nil) == 1 else {
-            fatalError("OpenSSL TEST-RAND is unavailable: \(AttestCryptoError.drainQueue())")
-        }
-        libraryContext = context
-    }
+    private init(_ context: OpaquePointer) { libraryContext = context }
 
     /// Runs `body` with the context's DRBGs loaded with `entropy`; `body` fails if it draws more.
     func withEntropy<T>(_ entropy: [UInt8], _ body: (OpaquePointer) throws -> T) throws -> T {

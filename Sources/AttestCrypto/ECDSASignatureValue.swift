@@ -64,6 +64,7 @@ public struct ECDSASignatureValue: Hashable, Sendable {
 
     /// Runs `operation` on a BIGNUM holding `value` and returns the BIGNUM's bytes afterwards.
     private static func bignum(_ value: [UInt8], _ operation: (OpaquePointer, OpaquePointer) -> Int32) -> [UInt8] {
+        // BN_bin2bn and BN_CTX_new fail only when memory is exhausted.
         let n = BN_bin2bn(value, Int32(value.count), nil)!
         let context = BN_CTX_new()!
         defer {

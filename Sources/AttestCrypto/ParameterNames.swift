@@ -15,5 +15,6 @@ enum ParameterName {
     nonisolated(unsafe) static let publicKey = persistent(OSSL_PKEY_PARAM_PUB_KEY)
     nonisolated(unsafe) static let testEntropy = persistent(OSSL_RAND_PARAM_TEST_ENTROPY)
 
+    /// strdup fails only when memory is exhausted (at start-up, for a handful of constant names).
     private static func persistent(_ name: String) -> UnsafePointer<CChar> { UnsafePointer(strdup(name)!) }
 }

@@ -43,7 +43,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     private static func generate(_ algorithm: KeyAlgorithm, entropy: [UInt8]) throws -> PrivateKey {
-        let pkey = try DeterministicRandomness.shared.withEntropy(entropy) { context -> OpaquePointer in
+        let pkey = try DeterministicRandomness.shared().withEntropy(entropy) { context -> OpaquePointer in
             let ctx = try check(EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil), "EVP_PKEY_CTX_new_from_name")
             defer { EVP_PKEY_CTX_free(ctx) }
             try check(EVP_PKEY_keygen_init(ctx), "EVP_PKEY_keygen_init")
@@ -65,14 +65,15 @@ public final class PrivateKey: @unchecked Sendable {
     /// Loads a PKCS#8 (`PRIVATE KEY`) or traditional (`EC PRIVATE KEY`, `RSA PRIVATE KEY`) PEM.
     public convenience init(pem: String) throws {
         let bio = try MemoryBIO(Array(pem.utf8))
-        let key = PEM_read_bio_PrivateKey_ex(bio.pointer, nil, nil, nil, DeterministicRandomness.shared.libraryContext, nil)
+        let key = PEM_read_bio_PrivateKey_ex(bio.pointer, nil, nil, nil, (try DeterministicRandomness.shared()).libraryContext, nil)
         let pkey = try check(key, "PEM_read_bio_PrivateKey")
         try self.init(pkey: pkey, algorithm: try PublicKey.algorithm(of: pkey))
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
     public var pem: String {
-        let bio = try! MemoryBIO()
+        // BIO_new fails only when memory is exhausted, where the harness cannot go on anyway.
+        guard let bio = try? MemoryBIO() else { preconditionFailure("BIO_new: out of memory") }
         precondition(PEM_write_bio_PrivateKey(bio.pointer, pkey, nil, nil, 0, nil, nil) == 1, "PEM_write_bio_PrivateKey")
         return String(decoding: bio.contents, as: UTF8.self)
     }
@@ -82,7 +83,11 @@ public final class PrivateKey: @unchecked Sendable {
         let length = i2d_PUBKEY(pkey, &der)
         precondition(length > 0 && der != nil, "i2d_PUBKEY of a valid private key")
         defer { copenssl_free(der) }
-        return try! PublicKey(spki: Array(UnsafeBufferPointer(start: der, count: Int(length))))
+        // OpenSSL's own SubjectPublicKeyInfo of a key it holds always loads back.
+        guard let key = try? PublicKey(spki: Array(UnsafeBufferPointer(start: der, count: Int(length)))) else {
+            preconditionFailure("the SPKI of a key OpenSSL holds does not load")
+        }
+        return key
     }
 
     /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
@@ -93,7 +98,7 @@ public final class PrivateKey: @unchecked Sendable {
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
             secret: signingSecret, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)), count: entropyCount)
-        return try DeterministicRandomness.shared.withEntropy(entropy) { context in
+        return try DeterministicRandomness.shared().withEntropy(entropy) { context in
             guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }
             try check(EVP_DigestSignInit_ex(md, nil, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")

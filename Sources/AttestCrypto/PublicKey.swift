@@ -12,9 +12,10 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// Reads a DER SubjectPublicKeyInfo.
     public init(spki: [UInt8]) throws {
         var cursor: UnsafePointer<UInt8>? = nil
+        let context = try DeterministicRandomness.shared().libraryContext
         let key = spki.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             cursor = buffer.baseAddress
-            let parsed = d2i_PUBKEY_ex(nil, &cursor, buffer.count, DeterministicRandomness.shared.libraryContext, nil)
+            let parsed = d2i_PUBKEY_ex(nil, &cursor, buffer.count, context, nil)
             if parsed != nil && cursor != buffer.baseAddress.map({ $0 + buffer.count }) {
                 EVP_PKEY_free(parsed)
                 return nil
@@ -31,7 +32,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         guard point.count == 1 + 2 * curve.coordinateSize, point.first == 0x04 else {
             throw AttestCryptoError.malformed(what: "X9.63 point", reason: "expected 04 || X || Y for \(curve.rawValue)")
         }
-        guard let ctx = EVP_PKEY_CTX_new_from_name(DeterministicRandomness.shared.libraryContext, "EC", nil) else {
+        guard let ctx = EVP_PKEY_CTX_new_from_name((try DeterministicRandomness.shared()).libraryContext, "EC", nil) else {
             throw AttestCryptoError.fromQueue("EVP_PKEY_CTX_new_from_name")
         }
         defer { EVP_PKEY_CTX_free(ctx) }
@@ -136,7 +137,8 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     /// PEM `-----BEGIN PUBLIC KEY-----`.
     public var pem: String {
-        let bio = try! MemoryBIO()
+        // BIO_new fails only when memory is exhausted, where the harness cannot go on anyway.
+        guard let bio = try? MemoryBIO() else { preconditionFailure("BIO_new: out of memory") }
         precondition(PEM_write_bio_PUBKEY(bio.pointer, pkey) == 1, "PEM_write_bio_PUBKEY")
         return String(decoding: bio.contents, as: UTF8.self)
     }
@@ -149,8 +151,8 @@ public final class PublicKey: @unchecked Sendable, Hashable {
             EVP_MD_CTX_free(md)
             AttestCryptoError.drainQueue()
         }
-        guard EVP_DigestVerifyInit_ex(md, nil, digest?.rawValue, DeterministicRandomness.shared.libraryContext,
-                                      nil, pkey, nil) == 1 else { return false }
+        guard let randomness = try? DeterministicRandomness.shared(),
+              EVP_DigestVerifyInit_ex(md, nil, digest?.rawValue, randomness.libraryContext, nil, pkey, nil) == 1 else { return false }
         return EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
     }
 

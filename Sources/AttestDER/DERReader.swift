@@ -113,6 +113,7 @@ public struct DERReader {
     private func readIdentifier(at start: Int, limit: Int) throws -> (DERIdentifier, Int) {
         guard start < limit else { throw DERError(.truncated, at: start) }
         let first = bytes[start]
+        // Two bits: all four values are tag classes.
         let tagClass = DERIdentifier.TagClass(rawValue: first >> 6)!
         let constructed = first & 0x20 != 0
         if first & 0x1f != 0x1f {

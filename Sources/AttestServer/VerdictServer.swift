@@ -43,27 +43,32 @@ public final class VerdictServer: @unchecked Sendable {
         }
         verifier = ReferenceVerifier(profile: profile, name: name)
         let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location in
-            let server = Unmanaged<VerdictServer>.fromOpaque(context!).takeUnretainedValue()
+            // chttp_server.c passes every pointer but the body; a NULL would be a bug there: answer 500, never trap.
+            guard let context, let methodText = method, let target, let headers, let response, let responseLength, let contentType,
+                  let location else { return 500 }
+            let server = Unmanaged<VerdictServer>.fromOpaque(context).takeUnretainedValue()
             let bytes = body.map { Data(bytes: $0, count: length) } ?? Data()
-            let method = String(cString: method!), path = String(cString: target!)
+            let method = String(cString: methodText), path = String(cString: target)
+            let requestHeaders = { VerdictServer.headers(String(cString: headers)) }
             let status: UInt32, payload: Data
             if method == "GET", let file = server.association?.response(path) {
                 (status, payload) = (file.status, file.body)
-                contentType!.pointee = UnsafeRawPointer(file.contentType.utf8Start).assumingMemoryBound(to: CChar.self)
-                location!.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
+                contentType.pointee = UnsafeRawPointer(file.contentType.utf8Start).assumingMemoryBound(to: CChar.self)
+                location.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
             } else if let civiq = server.civiq, path != "/v1/cases", path != "/v1/health" {
-                (status, payload) = civiq.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+                (status, payload) = civiq.handle(method: method, target: path, headers: requestHeaders(), body: bytes)
             } else if let striga = server.striga, path != "/v1/cases", path != "/v1/health" {
-                (status, payload) = striga.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+                (status, payload) = striga.handle(method: method, target: path, headers: requestHeaders(), body: bytes)
             } else if let fido = server.fido, path != "/v1/cases", path != "/v1/health" {
-                (status, payload) = fido.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers!)), body: bytes)
+                (status, payload) = fido.handle(method: method, target: path, headers: requestHeaders(), body: bytes)
             } else {
                 (status, payload) = server.handle(method: method, path: path, body: bytes)
             }
-            let buffer = malloc(max(1, payload.count))!.assumingMemoryBound(to: UInt8.self)
+            // The glue frees the buffer with the response; without one (out of memory) it answers an empty body.
+            guard let buffer = malloc(max(1, payload.count))?.assumingMemoryBound(to: UInt8.self) else { return 500 }
             payload.copyBytes(to: buffer, count: payload.count)
-            response!.pointee = buffer
-            responseLength!.pointee = payload.count
+            response.pointee = buffer
+            responseLength.pointee = payload.count
             return status
         }
         guard let started = chttp_start(port, maxBody, connectionTimeout, handler, Unmanaged.passUnretained(self).toOpaque()) else {

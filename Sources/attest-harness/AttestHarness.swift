@@ -19,15 +19,17 @@ enum AttestHarness {
     }
 
     static func main() async {
+        // A reader that goes away (EPIPE) or a file-size limit (EFBIG) must be write errors we report, not signals
+        // that kill the harness; child processes get default dispositions back (ExecVerifier).
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first else { fail("needs a command; see attest-harness --help") }
         if ["-h", "--help", "help"].contains(first) {
-            FileHandle.standardOutput.write(Data(help.utf8))
-            exit(0)
+            finish { try Output.standardOutput(help) }
         }
         if ["--version", "version"].contains(first) {
-            FileHandle.standardOutput.write(Data("attest-harness \(HarnessVersion.current)\n".utf8))
-            exit(0)
+            finish { try Output.standardOutput("attest-harness \(HarnessVersion.current)\n") }
         }
         arguments.removeFirst()
         guard let command = commands.first(where: { $0.name == first }) else {
@@ -36,8 +38,7 @@ enum AttestHarness {
         do {
             let parsed = try Arguments(arguments, accepting: command.options)
             if parsed.flag("help") {
-                FileHandle.standardOutput.write(Data(command.help.utf8))
-                exit(0)
+                finish { try Output.standardOutput(command.help) }
             }
             exit(try await command.run(parsed))
         } catch let error as UsageError {
@@ -49,7 +50,17 @@ enum AttestHarness {
 
     /// One line on stderr, exit status 2.
     static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("attest-harness \(message)\n".utf8))
+        Output.standardError("attest-harness \(message)\n")
         exit(2)
+    }
+
+    /// Runs `body` and exits 0, or fails with its error.
+    static func finish(_ body: () throws -> Void) -> Never {
+        do {
+            try body()
+        } catch {
+            fail("\(error)")
+        }
+        exit(0)
     }
 }

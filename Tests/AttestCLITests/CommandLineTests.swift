@@ -21,7 +21,9 @@ import Testing
         return directory.appendingPathComponent("attest-harness")
     }()
 
-    static func run(_ arguments: String...) throws -> Result {
+    static func run(_ arguments: String...) throws -> Result { try run(arguments) }
+
+    static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

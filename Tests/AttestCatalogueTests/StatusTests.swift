@@ -1,8 +1,9 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
 import AttestReference
 import Testing
-import AttestVerifiers
+
 
 /// A refusal with the wrong documented status is a finding: a server that answers 401 for a device failure or 403
 /// for an account failure (seeds/001) fails every negative per-request case, while its verdicts are all "reject".
@@ -35,5 +36,26 @@ import AttestVerifiers
         #expect(Set(report.findings.map(\.caseId)) == negative)
         #expect(report.findings.allSatisfy { $0.actual?.outcome == .reject && $0.expectedStatus != $0.actual?.status })
         #expect(report.findings.contains { $0.summary.contains("expected reject (401), got reject 403") })
+    }
+}
+
+/// A server that echoes the configured Authorization value into its errors never gets it into a report.
+@Suite struct RedactionTests {
+    @Test func theAuthorizationValueIsRedactedFromEveryFormat() throws {
+        let secret = "Bearer sk_live_0123456789abcdef"
+        let echoed = Verdict(.accept, reason: "HTTP 200: {\"authorization\":\"\(secret)\"}", status: "sk_live_0123456789abcdef")
+        var finding = CaseResult(caseId: "appattest.nonce.31-bytes", rule: .appAttestNonce, importance: .critical,
+                                 status: .finding, step: 0, expected: .reject, actual: echoed,
+                                 message: "token sk_live_0123456789abcdef refused")
+        finding.expectedStatus = "403"
+        let report = RunReport(verifier: "striga+http://127.0.0.1:1", profile: "apple-app-attest", seed: 1, results: [finding])
+            .redacting(RunReport.authorizationSecrets(secret))
+        for format in ReportFormat.allCases {
+            let text = try format.render(report, rules: BuiltinCatalogue.rules, color: false)
+            #expect(!text.contains("sk_live_0123456789abcdef"), "\(format) leaks the token")
+            #expect(text.contains(RunReport.redactionMark) || format == .markdown || format == .console, "\(format)")
+        }
+        #expect(report.results[0].actual?.reason?.contains(RunReport.redactionMark) == true)
+        #expect(report.results[0].message == "token [redacted] refused")
     }
 }

@@ -22,6 +22,22 @@ import Testing
         }
     }
 
+    /// Arcs of 2^64 and beyond are valid (X.660 bounds none, OpenSSL reads them): kept, compared and printed.
+    @Test func objectIdentifiersWithHugeArcs() throws {
+        // 1.2.18446744073709551616: 2^64 in base 128 is 0x82 0x80 ... 0x80 0x00 (ten digits).
+        let content: [UInt8] = [0x2a, 0x82] + [UInt8](repeating: 0x80, count: 8) + [0x00]
+        let oid = try #require(DERObjectIdentifier(contentBytes: content))
+        #expect(oid.description == "1.2.18446744073709551616")
+        #expect(oid.components == nil)
+        #expect(try DERReader.parse([0x06, UInt8(content.count)] + content).oidValue() == oid)
+        #expect(oid != DERObjectIdentifier([1, 2, 0]))
+        // The first sub-identifier of 2.x carries x + 80, however large.
+        let joint = try #require(DERObjectIdentifier(contentBytes: [0x82] + [UInt8](repeating: 0x80, count: 8) + [0x00]))
+        #expect(joint.description == "2.18446744073709551536")
+        #expect(DERObjectIdentifier(dotted: "2.999.3")?.components == [2, 999, 3])
+        #expect(DERObjectIdentifier(dotted: String(repeating: "1.", count: 600) + "1") == nil)
+    }
+
     @Test func integers() throws {
         let cases: [(Int64, [UInt8])] = [
             (0, [0x00]), (127, [0x7f]), (128, [0x00, 0x80]), (256, [0x01, 0x00]),

@@ -1,3 +1,8 @@
+import AttestDER
+import AttestCrypto
+import AttestConformance
+import AttestReference
+import AttestForge
 import AttestCatalogue
 import AttestEvidence
 import Foundation
@@ -59,5 +64,28 @@ import Testing
     /// The libcbor empty-container crash the fuzzer found first, pinned.
     @Test func emptyIndefiniteMapKeyIsHandled() {
         #expect(FuzzTarget.cbor.check([0xa2, 0xbf, 0xff, 0x07, 0x63, 0x33, 0x39, 0x35, 0x35]) == nil)
+    }
+
+    /// The remote crash of issue 15: an App Attest credential certificate with an extension OID that OpenSSL reads
+    /// but 64-bit arcs cannot hold (an arc of 2^64), or whose dotted text is over 127 characters, trapped in
+    /// `X509Certificate.extensions` before chain validation. The reference verifier now answers a verdict.
+    @Test(arguments: [
+        [0x2a, 0x82] + [UInt8](repeating: 0x80, count: 8) + [0x00],
+        [0x2a] + Array([[UInt8]](repeating: [0x87, 0xc4, 0x40], count: 40).joined()),
+    ] as [[UInt8]])
+    func oddExtensionOIDsInTheCredentialCertificateGetAVerdict(oid content: [UInt8]) throws {
+        let valid = try #require(try BuiltinCatalogue.cases(for: .appleAppAttest, seed: 1).first { $0.rule == nil })
+        let forge = try AppAttestForge(seed: ForgeSeed(1), appId: "A1B2C3D4E5.dev.attest-harness.example", environment: .production)
+        var blueprint = try forge.scenario(assertionCounters: []).attestation
+        let oid = try #require(DERObjectIdentifier(contentBytes: content))
+        blueprint.extraCredentialExtensions = [CertificateExtension(oid: oid, critical: false, value: [0x05, 0x00])]
+        let output = try blueprint.render()
+        #expect(output.credentialCertificate.extensions.contains { $0.oid == oid })
+        let step = VerifierStep(kind: .appAttestAttestation, inputs: [
+            .attestationObject: output.attestationObject, .keyId: output.keyId, .challenge: output.challenge,
+        ])
+        let verdict = try ReferenceVerifier(profile: .appleAppAttest).verdict(for: step, context: valid.context)
+        // Apple's checks do not look at unknown non-critical extensions: the attestation stands.
+        #expect(verdict == .accept, "\(verdict)")
     }
 }

@@ -323,7 +323,7 @@ public enum PasskeyImportFamily: CatalogueFamily {
         },
         Definition(variant: "raw-signature", rule: .importProofSignature, importance: .low,
                    description: "The proof signature is raw r || s, not DER.") { forge in
-            try brokenComplete(forge, .ios) { $0.proofSignatureEncoding = { try! ECDSASignatureValue(der: $0).raw(curve: .p256) } }
+            try brokenComplete(forge, .ios) { $0.proofSignatureEncoding = { (try? ECDSASignatureValue(der: $0).raw(curve: .p256)) ?? $0 } }
         },
         Definition(variant: "other-bytes", rule: .importProofSignature, importance: .critical,
                    description: "The proof signature covers other bytes than proofClientData.") { forge in
@@ -362,7 +362,7 @@ public enum PasskeyImportFamily: CatalogueFamily {
             let first = try forge.importBlueprint(.ios, label: "first")
             let second = try forge.importBlueprint(.ios, label: "second", at: forge.time + 120)
             var assertion = try forge.assertion(by: first, signCount: 0, label: "0", deviceCounter: 1, at: second.completeTime + 60)
-            let secondKey = second.appAttestKey!
+            let secondKey = second.appAttestKey!  // `second` is an iOS import, which has an App Attest key
             assertion.deviceAttestation?.signingKey = secondKey.key
             assertion.deviceAttestation?.keyId = secondKey.keyId
             return PasskeyImportScenario(requests: [.start(first), .complete(first), .start(second), .complete(second), .assertion(assertion)],

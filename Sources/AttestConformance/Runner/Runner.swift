@@ -25,6 +25,19 @@ public struct CaseResult: Hashable, Sendable, Codable {
     public var expectedStatus: String? = nil
     public let message: String?
 
+    public init(caseId: String, rule: RuleID?, importance: Importance, status: Status, step: Int?, expected: Verdict.Outcome?,
+                actual: Verdict?, message: String?, expectedStatus: String? = nil) {
+        self.caseId = caseId
+        self.rule = rule
+        self.importance = importance
+        self.status = status
+        self.step = step
+        self.expected = expected
+        self.actual = actual
+        self.expectedStatus = expectedStatus
+        self.message = message
+    }
+
     /// One line: what was expected, what came back, which rule.
     public var summary: String {
         let ruleText = rule?.rawValue ?? "valid"
@@ -47,7 +60,7 @@ public struct RunReport: Hashable, Sendable, Codable {
     public let verifier: String
     public let profile: String
     public let seed: UInt64
-    public let results: [CaseResult]
+    public internal(set) var results: [CaseResult]
     /// Case ids that are findings now but were not in the baseline, when one was given.
     public var regressions: [String]?
 

@@ -46,7 +46,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
 
     /// Big-endian magnitude of the serial number (as OpenSSL reads it).
     public var serialNumber: [UInt8] {
-        let bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x509), nil)!
+        guard let bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x509), nil) else { return [0] }
         defer { BN_free(bn) }
         var out = [UInt8](repeating: 0, count: Int((BN_num_bits(bn) + 7) / 8))
         BN_bn2bin(bn, &out)
@@ -65,17 +65,17 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     public var notBefore: Date { X509Certificate.date(X509_get0_notBefore(x509)) }
     public var notAfter: Date { X509Certificate.date(X509_get0_notAfter(x509)) }
 
-    /// Extensions in wire order.
+    /// Extensions in wire order. Every OID OpenSSL reads is kept exactly (from its content octets, whatever the size
+    /// of its arcs); an extension OpenSSL holds without an OID or a value is skipped (it cannot parse into one).
     public var extensions: [CertificateExtension] {
-        (0..<X509_get_ext_count(x509)).map { index in
-            let ext = X509_get_ext(x509, index)
-            var oid = [CChar](repeating: 0, count: 128)
-            let length = OBJ_obj2txt(&oid, Int32(oid.count), X509_EXTENSION_get_object(ext), 1)
-            let text = String(decoding: oid.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let data = X509_EXTENSION_get_data(ext)!
-            let value = Array(UnsafeBufferPointer(start: ASN1_STRING_get0_data(data), count: Int(ASN1_STRING_length(data))))
-            return CertificateExtension(oid: DERObjectIdentifier(dotted: text)!, critical: X509_EXTENSION_get_critical(ext) == 1,
-                                        value: value)
+        (0..<X509_get_ext_count(x509)).compactMap { index in
+            guard let ext = X509_get_ext(x509, index), let object = X509_EXTENSION_get_object(ext),
+                  let data = X509_EXTENSION_get_data(ext) else { return nil }
+            let oidBytes = OBJ_length(object) > 0 ? Array(UnsafeBufferPointer(start: OBJ_get0_data(object), count: OBJ_length(object))) : []
+            guard let oid = DERObjectIdentifier(contentBytes: oidBytes) else { return nil }
+            let length = Int(ASN1_STRING_length(data))
+            let value = length > 0 ? Array(UnsafeBufferPointer(start: ASN1_STRING_get0_data(data), count: length)) : []
+            return CertificateExtension(oid: oid, critical: X509_EXTENSION_get_critical(ext) == 1, value: value)
         }
     }
 

@@ -28,7 +28,10 @@ public struct ImportProof: Hashable, Sendable {
     /// Compact JSON, members in order, strings escaped by JSONSerialization's rules.
     public var bytes: [UInt8] {
         let body = members.map { member in
-            let value = String(decoding: try! JSONSerialization.data(withJSONObject: member.value, options: .fragmentsAllowed), as: UTF8.self)
+            // Member values are JSON values the forge or a parser put there; anything else is written as null.
+            let data = JSONSerialization.isValidJSONObject([member.value])
+                ? (try? JSONSerialization.data(withJSONObject: member.value, options: .fragmentsAllowed)) : nil
+            let value = data.map { String(decoding: $0, as: UTF8.self) } ?? "null"
             return "\"\(member.name)\":\(value)"
         }
         return Array(("{" + body.joined(separator: ",") + "}").utf8)

@@ -43,7 +43,8 @@ public struct IntegrityVerdict: Hashable, Sendable {
             "deviceIntegrity": object(["deviceRecognitionVerdict": deviceRecognitionVerdict]),
             "accountDetails": object(["appLicensingVerdict": appLicensingVerdict]),
         ]
-        return Array(try! JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]))
+        // Strings, arrays of strings and objects of them: always serializable.
+        return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])).map(Array.init) ?? []
     }
 
     /// Why a payload is not a verdict object.

@@ -48,6 +48,8 @@ public struct AttestationBlueprint: Sendable {
     public var nonceEnvelope: @Sendable ([UInt8]) -> DERElement = AttestationBlueprint.appleNonceEnvelope
     /// How many nonce extensions the credential certificate carries.
     public var nonceExtensionCount = 1
+    /// Extensions appended to the credential certificate after Apple's (hostile-input tests: odd OIDs, sizes).
+    public var extraCredentialExtensions: [CertificateExtension] = []
 
     // Certificates (§1.3).
     public var credentialCertificateNotBefore: Date
@@ -142,7 +144,7 @@ public struct AttestationBlueprint: Sendable {
                 CertificateExtension(oid: AppAttestFormat.appInfoExtension, value: appInfo),
                 CertificateExtension(oid: AppAttestFormat.osVersionExtension,
                                      value: DERElement.sequence([.explicit(1400, .octetString(Array("17.0".utf8)))]).serialized),
-            ] + Array(repeating: nonceExtension, count: nonceExtensionCount)
+            ] + Array(repeating: nonceExtension, count: nonceExtensionCount) + extraCredentialExtensions
         ).signed(by: credentialCertificateSigner)
     }
 

@@ -42,6 +42,7 @@ public struct IntegrityTokenBlueprint: Sendable {
         let token = try JOSE.encrypt(Array(jws.utf8), key: encryptionKey, cek: contentKey, iv: iv)
         guard alterTag else { return token }
         var parts = token.split(separator: ".").map(String.init)
+        // parts[4] is the tag the JOSE encoder just wrote in base64url.
         var tag = Base64URL.decode(parts[4])!
         tag[0] ^= 0x01
         parts[4] = Base64URL.encode(tag)

@@ -42,8 +42,11 @@ enum AttestationStatementVerification {
         case WebAuthnFormat.tpm: keys = ["ver", "alg", "x5c", "sig", "certInfo", "pubArea"]
         default: keys = ["sig", "x5c"]
         }
+        guard let attested = parsed.attestedCredentialData else {  // registration parsing requires it
+            throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "no attested credential data")
+        }
         let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStructure, name: "attStmt"),
-                          authenticatorData: authenticatorData, parsed: parsed, credential: parsed.attestedCredentialData!,
+                          authenticatorData: authenticatorData, parsed: parsed, credential: attested,
                           credentialKey: credentialKey, clientDataHash: clientDataHash, policy: policy)
         switch format {
         case WebAuthnFormat.none: return .none

@@ -22,7 +22,9 @@ enum RegistrationVerification {
         }
         let authenticatorData = try object.bytes("authData")
         let parsed = try CeremonyChecks.parseAuthenticatorData(authenticatorData, registration: true, policy: policy)
-        let credential = parsed.attestedCredentialData!
+        guard let credential = parsed.attestedCredentialData else {  // parseAuthenticatorData(registration: true) requires it
+            throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "no attested credential data")
+        }
         // Steps 14-17.
         try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
 

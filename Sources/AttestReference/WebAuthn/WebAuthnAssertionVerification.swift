@@ -22,7 +22,9 @@ enum WebAuthnAssertionVerification {
             }
             recordId = owned
         }
-        var record = server.webAuthn.credentials[recordId]!
+        guard var record = server.webAuthn.credentials[recordId] else {  // recordId is a key of this dictionary
+            throw RuleViolation(rule: .webAuthnCredential, reason: "credential \(Base64URL.encode(recordId)) is not registered")
+        }
         try policy.require(.webAuthnOwner, record.user == user, "the credential belongs to another user than the ceremony's")
         if let userHandle = step.inputs[.userHandle] {
             try policy.require(.webAuthnUserHandle, userHandle == record.user, "userHandle is not the credential owner's")

@@ -4,7 +4,6 @@ import AttestConformance
 import AttestEvidence
 import AttestReference
 import AttestForge
-import AttestVerifiers
 
 /// fuzz-attestation: the reference verifier, under the strict `apple-app-attest` profile, given attestation
 /// objects in place of one genuine forged attestation, never crashes, and never accepts one whose signed bytes
@@ -20,16 +19,21 @@ enum AttestationOracle {
         let certificates: [CBORValue]
 
         init() throws {
-            profile = BuiltinCatalogue.profile(named: "apple-app-attest")!
-            let testCase = try BuiltinCatalogue.cases(for: profile, seed: 1).first { $0.rule == nil }!
-            let step = testCase.steps[0]
-            context = testCase.context
-            keyId = step.inputs[.keyId]!
-            challenge = step.inputs[.challenge]!
-            original = step.inputs[.attestationObject]!
+            profile = .appleAppAttest
+            struct Unexpected: Error {}
+            guard let testCase = try BuiltinCatalogue.cases(for: profile, seed: 1).first(where: { $0.rule == nil }),
+                  let step = testCase.steps.first, let keyId = step.inputs[.keyId], let challenge = step.inputs[.challenge],
+                  let original = step.inputs[.attestationObject] else { throw Unexpected() }
             let object = try CBORReader.decode(original)
-            authData = object["authData"]!.bytesValue!
-            certificates = object["attStmt"]!["x5c"]!.arrayValue!
+            guard let authData = object["authData"]?.bytesValue, let certificates = object["attStmt"]?["x5c"]?.arrayValue else {
+                throw Unexpected()
+            }
+            context = testCase.context
+            self.keyId = keyId
+            self.challenge = challenge
+            self.original = original
+            self.authData = authData
+            self.certificates = certificates
         }
     }
 

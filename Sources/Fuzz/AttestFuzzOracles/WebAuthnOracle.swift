@@ -4,7 +4,6 @@ import AttestConformance
 import AttestReference
 import AttestCrypto
 import AttestEvidence
-import AttestVerifiers
 
 /// fuzz-webauthn: the WebAuthn parsers that read untrusted bytes (COSE_Key, clientDataJSON, the TPM structures)
 /// never crash on any input; and the reference verifier, under the strict `webauthn-l3` profile, given attestation
@@ -20,7 +19,7 @@ enum WebAuthnOracle {
         let genuine: [SignedParts]
 
         init() throws {
-            profile = BuiltinCatalogue.profile(named: "webauthn-l3")!
+            profile = .webAuthnL3
             let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
             let testCase = cases.first { $0.id == "webauthn.valid.packed" }!
             let registration = testCase.steps[0]
@@ -28,7 +27,7 @@ enum WebAuthnOracle {
             step = registration
             genuine = cases.filter { $0.rule == nil }.map { $0.steps[0] }
                 .filter { $0.inputs[.clientDataJSON] == registration.inputs[.clientDataJSON] }
-                .compactMap { SignedParts($0.inputs[.attestationObject]!) }
+                .compactMap { $0.inputs[.attestationObject].flatMap(SignedParts.init) }
         }
     }
 

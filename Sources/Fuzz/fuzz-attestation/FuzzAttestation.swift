@@ -18,6 +18,8 @@ public func fuzzMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSi
         let newCount = bytes.withUnsafeMutableBufferPointer { fuzz_support_mutate($0.baseAddress, count, limit) }
         bytes.removeLast(bytes.count - min(newCount, bytes.count))
     }
-    output.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: output.count) }
+    output.withUnsafeBufferPointer { buffer in
+        if let base = buffer.baseAddress { data.update(from: base, count: buffer.count) }
+    }
     return output.count
 }

@@ -73,6 +73,16 @@ struct Arguments {
     }
 
     /// `--seed N`: a decimal unsigned 64-bit integer, 1 when absent.
+    /// A finite number within `range` (timeouts, rates): `inf`, `nan`, `1e300` and `1e-300` are usage errors, not
+    /// waits without end or crashes further down.
+    func number(_ name: String, default fallback: Double, in range: ClosedRange<Double>, _ unit: String) throws -> Double {
+        guard let text = values[name] else { return fallback }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError("bad --\(name) \"\(text)\": expected \(unit) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
     func seed() throws -> UInt64 {
         guard let text = values["seed"] else { return 1 }
         guard let seed = UInt64(text) else { throw UsageError("bad seed \"\(text)\": expected a decimal number from 0 to \(UInt64.max)") }

@@ -23,23 +23,36 @@ extension Command {
 
 /// Writing results and progress.
 enum Output {
+    /// `text` to `path` (`OutputFile`: never replacing what the path names), or to stdout.
     static func write(_ text: String, to path: String?) throws {
         if let path {
             do {
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                try OutputFile.write(Array(text.utf8), to: path)
             } catch {
-                throw UsageError("cannot write \(path): \(error.localizedDescription)")
+                throw UsageError("\(error)")
             }
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try standardOutput(text)
         }
+    }
+
+    /// `text` on stdout; a failed write (a full disk, a closed stdout, a reader gone) is one error line and exit 2.
+    static func standardOutput(_ text: String) throws {
+        guard OutputFile.writeAll(Array(text.utf8), to: STDOUT_FILENO) else {
+            throw UsageError("cannot write to standard output: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Diagnostics and progress on stderr: best effort, since there is nowhere left to report a failure.
+    static func standardError(_ text: String) {
+        _ = OutputFile.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
     static func writeFile(_ bytes: [UInt8], to url: URL) throws {
         do {
-            try Data(bytes).write(to: url)
+            try OutputFile.write(bytes, to: url.path)
         } catch {
-            throw UsageError("cannot write \(url.path): \(error.localizedDescription)")
+            throw UsageError("\(error)")
         }
     }
 
@@ -63,11 +76,11 @@ enum Output {
 
     static func progress(_ text: String) {
         guard stderrIsTerminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        standardError("\r\u{1B}[K\(text)")
     }
 
     static func endProgress() {
         guard stderrIsTerminal else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        standardError("\r\u{1B}[K")
     }
 }

@@ -38,7 +38,7 @@ enum ForgeCommand: Command {
         let suite = VectorSuite(family: testCase.family, seed: seed, stepKinds: [:], rules: [], profiles: profiles, cases: [testCase])
         let description = try JSONEncoder.harness.encode(suite.cases[0])
         try Output.writeFile(Array(description) + [0x0a], to: directory.appendingPathComponent("case.json"))
-        FileHandle.standardError.write(Data("attest-harness forge: wrote \(testCase.id) to \(out)\n".utf8))
+        Output.standardError("attest-harness forge: wrote \(testCase.id) to \(out)\n")
         return 0
     }
 }

@@ -25,8 +25,7 @@ enum PreflightCommand: Command {
         }
         let appId = arguments.value("app-id"), packageName = arguments.value("package")
         guard appId != nil || packageName != nil else { throw UsageError("give --app-id, --package or both") }
-        let timeoutText = arguments.value("timeout") ?? "10"
-        guard let timeout = TimeInterval(timeoutText), timeout > 0 else { throw UsageError("bad --timeout \"\(timeoutText)\"") }
+        let timeout = try arguments.number("timeout", default: 10, in: 0.01...3600, "seconds")
         let fingerprints = (arguments.value("fingerprints") ?? "").split(separator: ",").map(String.init)
         let checks = await AssociationPreflight(origin: origin, appId: appId, packageName: packageName, fingerprints: fingerprints,
                                           timeout: timeout).run()

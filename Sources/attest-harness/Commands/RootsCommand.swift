@@ -17,7 +17,7 @@ enum RootsCommand: Command {
         for family in BuiltinCatalogue.families {
             for (file, contents) in try family.trustAnchors(seed: seed).sorted(by: { $0.key < $1.key }) {
                 try Output.writeFile(Array(contents.utf8), to: directory.appendingPathComponent(file))
-                FileHandle.standardError.write(Data("attest-harness roots: wrote \(directory.appendingPathComponent(file).path)\n".utf8))
+                Output.standardError("attest-harness roots: wrote \(directory.appendingPathComponent(file).path)\n")
             }
         }
         return 0

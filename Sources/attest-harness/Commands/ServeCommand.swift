@@ -23,7 +23,12 @@ enum ServeCommand: Command {
     static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
         var profile = try Selection.profile(try arguments.required("profile"))
-        if let rule = arguments.value("without") { profile = profile.without(RuleID(rule)) }
+        if let rule = arguments.value("without").map({ RuleID($0) }) {
+            guard profile.enforces(rule) else {
+                throw UsageError("profile \(profile.name) does not enforce rule \"\(rule)\"; see attest-harness list --profile \(profile.name)")
+            }
+            profile = profile.without(rule)
+        }
         let portText = arguments.value("port") ?? "8787"
         guard let port = UInt16(portText) else { throw UsageError("bad --port \"\(portText)\": expected 0 to 65535") }
         var association: AssociationFiles?
@@ -52,7 +57,7 @@ enum ServeCommand: Command {
         }
         // The URL on stdout, alone on its line, so scripts and tests can read it; logs go to stderr.
         try Output.write("http://127.0.0.1:\(server.port)\n", to: nil)
-        FileHandle.standardError.write(Data("attest-harness serve: \(profile.name) on http://127.0.0.1:\(server.port) (Ctrl-C stops)\n".utf8))
+        Output.standardError("attest-harness serve: \(profile.name) on http://127.0.0.1:\(server.port) (Ctrl-C stops)\n")
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let stop = DispatchSemaphore(value: 0)

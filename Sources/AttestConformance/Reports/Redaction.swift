@@ -1,0 +1,36 @@
+/// Secrets a run was configured with (an Authorization header's value) never reach a report: a server that echoes
+/// them into its error bodies would otherwise have them copied into every reason and message.
+extension RunReport {
+    public static let redactionMark = "[redacted]"
+
+    /// This report with every occurrence of each secret (four characters or more) in verdict reasons, statuses and
+    /// messages replaced by `[redacted]`.
+    public func redacting(_ secrets: [String]) -> RunReport {
+        let secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
+        guard !secrets.isEmpty else { return self }
+        func clean(_ text: String?) -> String? {
+            text.map { secrets.reduce($0) { $0.replacingOccurrences(of: $1, with: Self.redactionMark) } }
+        }
+        var copy = self
+        copy.results = results.map { result in
+            let actual = result.actual.map {
+                Verdict($0.outcome, reason: clean($0.reason), rule: $0.rule, status: clean($0.status))
+            }
+            var cleaned = CaseResult(caseId: result.caseId, rule: result.rule, importance: result.importance,
+                                     status: result.status, step: result.step, expected: result.expected, actual: actual,
+                                     message: clean(result.message))
+            cleaned.expectedStatus = result.expectedStatus
+            return cleaned
+        }
+        return copy
+    }
+
+    /// The secrets of a configured Authorization header: the whole value and, for `Bearer`/`Basic` schemes, the
+    /// credentials alone.
+    public static func authorizationSecrets(_ value: String?) -> [String] {
+        guard let value, !value.isEmpty else { return [] }
+        var secrets = [value]
+        if let space = value.firstIndex(of: " ") { secrets.append(String(value[value.index(after: space)...])) }
+        return secrets
+    }
+}
