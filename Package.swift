@@ -31,6 +31,8 @@ let package = Package(
                        providers: [.apt(["libcbor-dev"]), .brew(["libcbor"])]),
         .systemLibrary(name: "CAttestMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // posix_spawn for exec verifiers: own process group, clean signal mask, only stdio inherited.
+        .target(name: "CAttestSpawn"),
         // C glue over libmicrohttpd (variadic start, per-chunk body callbacks) for `attest-harness serve`.
         .target(name: "CAttestHTTPServer", dependencies: ["CAttestMicroHTTPD"]),
 
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "AttestReference", dependencies: ["AttestConformance", "AttestEvidence", "AttestCrypto",
                                                         "AttestDER", "AttestCBOR"]),
         // Verifiers outside the process (exec, our verdict protocol, live API drivers) and the association pre-flight.
-        .target(name: "AttestVerifiers", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge",
+        .target(name: "AttestVerifiers", dependencies: ["CAttestSpawn", "AttestConformance", "AttestCatalogue", "AttestForge",
                                                         "AttestEvidence", "AttestCrypto"]),
         // The reference verifier over HTTP.
         .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestEvidence",

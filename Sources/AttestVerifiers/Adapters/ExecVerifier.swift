@@ -1,4 +1,5 @@
 import AttestConformance
+import CAttestSpawn
 import Foundation
 
 /// `exec:<command>`: a verifier in any language behind a process boundary (x509-limbo's harness contract).
@@ -8,11 +9,19 @@ import Foundation
 /// stdout. The child's stderr passes through as progress. A non-zero exit, a malformed or oversized answer, or
 /// an answer for another case is a contract failure (a harness error, never a verdict); no answer within the
 /// timeout is a HANG.
+///
+/// The child starts clean (`attest_spawn_shell`): its own process group, an empty signal mask with default
+/// dispositions, and only descriptors 0, 1 and 2. At the deadline the whole group gets SIGTERM, then SIGKILL a
+/// second later; after the child exits, anything it left running in its group is killed too. A background helper
+/// that keeps stdout open does not turn an answer into a HANG: once the child has exited, its output is read for a
+/// short grace period and used as it stands.
 public struct ExecVerifier: AttestationVerifier {
     public let command: String
     public let timeout: TimeInterval
     /// Answers larger than this are refused (a hostile child cannot make the harness allocate without bound).
     public let outputLimit: Int
+    /// How long output is still read after the child exits, for descendants that hold stdout open.
+    static let exitGrace: TimeInterval = 0.5
 
     public init(command: String, timeout: TimeInterval = 10, outputLimit: Int = 16 << 20) {
         self.command = command
@@ -22,52 +31,28 @@ public struct ExecVerifier: AttestationVerifier {
 
     public var name: String { "exec:\(command)" }
 
-    /// Writing to a child that exited without reading raises SIGPIPE, which would kill the harness.
-    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
-
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
-        _ = Self.ignoreBrokenPipes
         let started = Date()
         let input = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \(command)"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.standardError
-        let exited = Completion<Int32>()
-        process.terminationHandler = { exited.deliverSoon($0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            throw VerifierFailure.contract("cannot start \(command): \(error.localizedDescription)")
-        }
-        let reader = BoundedReader(stdout.fileHandleForReading, limit: outputLimit)
-        DispatchQueue.global().async {
-            // A child that exits without reading makes this write fail (SIGPIPE is ignored by the harness).
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        // The whole case, reading included, shares one deadline: a grandchild holding stdout open is a hang too.
-        let status = await waitForCompletion(exited, seconds: timeout) {
-            process.terminate()
-            if await waitForCompletion(exited, seconds: 1, onTimeout: {
-                kill(process.processIdentifier, SIGKILL)
-            }) == nil {
-                _ = await exited.wait()
+        let child = try Child(command: "exec \(command)")
+        defer { child.killGroup(SIGKILL) }  // whatever the adapter left running in its group
+        let reader = BoundedReader(descriptor: child.stdout, limit: outputLimit)
+        child.feed(input)
+        let exited = await waitForCompletion(child.exited, seconds: timeout) {
+            child.killGroup(SIGTERM)
+            if await waitForCompletion(child.exited, seconds: 1, onTimeout: { child.killGroup(SIGKILL) }) == nil {
+                _ = await child.exited.wait()
             }
         }
-        guard let status else { throw VerifierFailure.hang(seconds: timeout) }
+        guard let status = exited else { throw VerifierFailure.hang(seconds: timeout) }
         let remaining = max(0, started.addingTimeInterval(timeout).timeIntervalSinceNow)
-        guard let read = await waitForCompletion(reader.done, seconds: remaining, onTimeout: {
-            await reader.done.deliver(nil)
-        }), let output = read else {
-            throw VerifierFailure.hang(seconds: timeout)
-        }
+        let output = await waitForCompletion(reader.done, seconds: min(remaining, Self.exitGrace)) {
+            await reader.done.deliver(reader.partial())
+        } ?? reader.partial()
         guard !reader.overflowed else { throw VerifierFailure.contract("the results document is larger than the limit") }
         guard status == 0 else {
+            if status < 0 { throw VerifierFailure.contract("cannot wait for \(command): \(String(cString: strerror(-status)))") }
+            if status > 128 { throw VerifierFailure.contract("\(command) was killed by signal \(status - 128)") }
             throw VerifierFailure.contract("\(command) exited with status \(status)")
         }
         let results: ExecResults
@@ -86,31 +71,91 @@ public struct ExecVerifier: AttestationVerifier {
     }
 }
 
-/// Reads a pipe to its end on a thread of its own, refusing more than `limit` bytes; `done` delivers the bytes
-/// (nil when the harness stopped waiting).
+/// One child process and the harness's ends of its stdin and stdout pipes.
 ///
-/// `@unchecked Sendable`: `data` and `overflow` are written only by the reading thread before it delivers `done`,
-/// and read only after `done` delivered.
-private final class BoundedReader: @unchecked Sendable {
-    let done = Completion<Data?>()
-    private var data = Data()
-    private var overflow = false
+/// `@unchecked Sendable`: every stored property is immutable after `init`; the descriptors are closed once, by the
+/// feeding thread (stdin) and the reader (stdout).
+private final class Child: @unchecked Sendable {
+    let pid: pid_t
+    let stdin: Int32
+    let stdout: Int32
+    let exited = Completion<Int32>()
 
-    init(_ handle: FileHandle, limit: Int) {
-        Thread.detachNewThread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                if data.count + chunk.count > limit {
-                    overflow = true
-                    continue  // keep draining so the child is not blocked, but keep nothing
-                }
-                data.append(chunk)
+    init(command: String) throws {
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
+        guard attest_pipe(&input) == 0 else { throw VerifierFailure.contract("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        guard attest_pipe(&output) == 0 else {
+            close(input[0]); close(input[1])
+            throw VerifierFailure.contract("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        let spawned = attest_spawn_shell(command, input[0], output[1], STDERR_FILENO)
+        // The child has its own copies of its ends (or never started).
+        close(input[0])
+        close(output[1])
+        guard spawned > 0 else {
+            close(input[1]); close(output[0])
+            throw VerifierFailure.contract("cannot start \(command): \(String(cString: strerror(-spawned)))")
+        }
+        pid = spawned
+        stdin = input[1]
+        stdout = output[0]
+        let pid = spawned, exited = exited
+        Thread.detachNewThread { exited.deliverSoon(attest_wait(pid)) }
+    }
+
+    /// Writes `bytes` to the child's stdin on a thread of its own, then closes it. A child that exits without
+    /// reading makes the write fail (EPIPE; the harness ignores SIGPIPE).
+    func feed(_ bytes: Data) {
+        let descriptor = stdin
+        Thread.detachNewThread {
+            signal(SIGPIPE, SIG_IGN)
+            var offset = 0
+            let all = [UInt8](bytes)
+            while offset < all.count {
+                let written = all[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { break }
+                offset += written
             }
-            done.deliverSoon(data)
+            close(descriptor)
         }
     }
 
-    /// Whether the output went over the limit; read only after `done` delivered.
-    var overflowed: Bool { overflow }
+    /// Signals the child's whole process group (its descendants included).
+    func killGroup(_ signal: Int32) { _ = attest_signal_group(pid, signal) }
+}
+
+/// Reads a pipe to its end on a thread of its own, refusing more than `limit` bytes; `done` delivers the bytes.
+///
+/// `@unchecked Sendable`: the buffer is guarded by `lock`.
+private final class BoundedReader: @unchecked Sendable {
+    let done = Completion<Data>()
+    private let lock = NSLock()
+    private var data = Data()
+    private var overflow = false
+
+    init(descriptor: Int32, limit: Int) {
+        Thread.detachNewThread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                lock.withLock {
+                    if data.count + count > limit {
+                        overflow = true  // keep draining so the child is not blocked, but keep nothing more
+                    } else {
+                        data.append(contentsOf: chunk[0..<count])
+                    }
+                }
+            }
+            close(descriptor)
+            done.deliverSoon(partial())
+        }
+    }
+
+    /// What was read so far.
+    func partial() -> Data { lock.withLock { data } }
+
+    var overflowed: Bool { lock.withLock { overflow } }
 }

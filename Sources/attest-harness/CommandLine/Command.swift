@@ -1,7 +1,7 @@
 import Foundation
 
 /// A subcommand of `attest-harness`.
-protocol Command {
+protocol Command: Sendable {
     static var name: String { get }
     static var abstract: String { get }
     static var usage: String { get }

@@ -1,0 +1,22 @@
+#ifndef ATTEST_SPAWN_H
+#define ATTEST_SPAWN_H
+
+#include <sys/types.h>
+
+/// Starts `/bin/sh -c command` for an exec verifier, as a clean child: in a process group of its own (so the
+/// harness can signal the adapter and everything it started), with an empty signal mask and every signal at its
+/// default disposition (whatever the spawning thread blocked or ignored), with `stdin_fd`, `stdout_fd` and
+/// `stderr_fd` as its descriptors 0, 1 and 2 and no other descriptor of the harness.
+/// Returns the child's pid (also its process group id), or -errno when it cannot start.
+pid_t attest_spawn_shell(const char *command, int stdin_fd, int stdout_fd, int stderr_fd);
+
+/// Waits for `pid` to exit: its exit status (0 to 255), 128 + the signal that ended it, or -errno.
+int attest_wait(pid_t pid);
+
+/// Sends `signal` to the process group `group`; returns 0 or -errno (ESRCH once the whole group is gone).
+int attest_signal_group(pid_t group, int signal);
+
+/// A pipe whose two ends are close-on-exec; returns 0 or -errno.
+int attest_pipe(int ends[2]);
+
+#endif

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// exec: children start clean and leave nothing behind: their own process group, no blocked or ignored signals,
+/// no descriptor but 0, 1 and 2, the whole group killed at the deadline, and a background helper that holds stdout
+/// does not turn an answer into a HANG.
+@Suite(.serialized) struct ExecHygieneTests {
+    /// A Python adapter: answers "accept" for every step, after running `before` (Python statements).
+    static func adapter(_ before: String, in directory: URL) throws -> String {
+        let script = directory.appendingPathComponent("adapter-\(UUID().uuidString).py")
+        try """
+            import json, os, subprocess, sys
+            suite = json.load(sys.stdin)
+            \(before)
+            results = [{"id": case["id"], "verdicts": [{"outcome": "accept"} for _ in case["steps"]]} for case in suite["cases"]]
+            json.dump({"format": "attest-harness-exec-results/1", "harness": "probe", "results": results}, sys.stdout)
+            sys.stdout.flush()
+            """.write(to: script, atomically: true, encoding: .utf8)
+        return "exec:/usr/bin/python3 \(script.path)"
+    }
+
+    static func run(_ verifier: String, jobs: Int = 2, timeout: String = "10", filter: String = "appattest.valid.*") throws -> CommandLineTests.Result {
+        try CommandLineTests.run(["run", "--profile", "apple-app-attest", "--filter", filter, "--jobs", String(jobs),
+                                  "--timeout", timeout, "--verifier", verifier])
+    }
+
+    /// Processes whose command line contains `marker`, other than pgrep itself.
+    static func survivors(_ marker: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        process.arguments = ["-f", marker]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    @Test func childrenStartWithNoBlockedSignalsAndOnlyStdio() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let probe = directory.appendingPathComponent("probe"), signals = directory.appendingPathComponent("signals")
+        // Python records the descriptors and process group it started with (it ignores SIGPIPE itself, so the
+        // shell in front of it records the signal mask and the ignored signals the harness handed over).
+        let python = try Self.adapter("""
+            fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+            with open("\(probe.path)", "a") as out:
+                out.write(",".join(map(str, fds)) + " " + str(os.getpgrp() == os.getppid() or os.getpgrp() == os.getpid()) + "\\n")
+            """, in: directory)
+        let script = directory.appendingPathComponent("adapter.sh")
+        try """
+            grep -E '^Sig(Blk|Ign)' /proc/$$/status | tr '\\n' ' ' >> '\(signals.path)'; echo >> '\(signals.path)'
+            exec \(python.dropFirst("exec:".count))
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try Self.run("exec:/bin/sh \(script.path)", jobs: 2, filter: "appattest.*")
+        #expect(result.status == 1, "\(result.stderr)")  // an accept-everything adapter has findings, and no HANG
+        #expect(!result.stdout.contains("HANG"), "\(result.stdout)")
+        let masks = try String(contentsOf: signals, encoding: .utf8).split(separator: "\n")
+        #expect(masks.count > 10)
+        // Signals 32 and 33 are glibc's own (thread cancellation, setxid): no program can see or change them.
+        let glibcInternal: UInt64 = 1 << 31 | 1 << 32
+        func mask(_ name: String, _ line: Substring) -> UInt64? {
+            line.split(separator: " ").first { $0.hasPrefix(name + ":") }
+                .flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+        }
+        for line in masks {
+            #expect(mask("SigBlk", line).map { $0 & ~glibcInternal } == 0, "blocked signals: \(line)")
+            #expect(mask("SigIgn", line).map { $0 & ~glibcInternal } == 0, "ignored signals: \(line)")
+        }
+        for line in try String(contentsOf: probe, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            // 0, 1, 2 and the descriptor listdir itself opened.
+            #expect(fields[0].split(separator: ",").count <= 4 && fields[0].hasPrefix("0,1,2"), "descriptors: \(line)")
+            #expect(fields[1] == "True", "the adapter leads its own process group: \(line)")
+        }
+    }
+
+    @Test func aHangKillsTheAdapterAndEverythingItStarted() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marker = "attest-harness-grandchild-\(UUID().uuidString.prefix(8))"
+        let verifier = try Self.adapter("""
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "\(marker)"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            import time; time.sleep(300)
+            """, in: directory)
+        let started = Date()
+        let result = try Self.run(verifier, jobs: 2, timeout: "1")
+        #expect(result.stdout.contains("HANG"), "\(result.stdout)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try Self.survivors(marker).isEmpty, "grandchildren outlived the case")
+    }
+
+    @Test func aBackgroundHelperHoldingStdoutIsNoHangAndIsCleanedUp() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marker = "attest-harness-helper-\(UUID().uuidString.prefix(8))"
+        // The helper inherits stdout (as a careless daemon or a JVM would) and outlives the adapter.
+        let verifier = try Self.adapter("""
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "\(marker)"])
+            """, in: directory)
+        let started = Date()
+        let result = try Self.run(verifier, jobs: 1, timeout: "5")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")  // valid cases accepted: conformant
+        #expect(!result.stdout.contains("HANG"), "\(result.stdout)")
+        #expect(Date().timeIntervalSince(started) < 20)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try Self.survivors(marker).isEmpty, "the helper outlived its case")
+    }
+}
