@@ -15,7 +15,7 @@ let package = Package(
         // What a verifier team depends on: the conformance model and runner, the catalogue with its forge, the
         // reference verifier, and the adapters that reach verifiers outside the process.
         .library(name: "AttestHarness", targets: ["AttestConformance", "AttestEvidence", "AttestForge", "AttestCatalogue",
-                                                  "AttestReference", "AttestVerifiers"]),
+                                                  "AttestReference", "AttestVerifiers", "AttestHTTP"]),
         // One call from XCTest or swift-testing: `try await expectConformance(of: MyVerifier(), profile: .appleAppAttest)`.
         .library(name: "AttestHarnessTesting", targets: ["AttestTesting"]),
         // The strict codecs and the OpenSSL-backed crypto, on their own.
@@ -61,8 +61,10 @@ let package = Package(
         .target(name: "AttestReference", dependencies: ["AttestConformance", "AttestEvidence", "AttestCrypto",
                                                         "AttestDER", "AttestCBOR"]),
         // Verifiers outside the process (exec, our verdict protocol, live API drivers) and the association pre-flight.
-        .target(name: "AttestVerifiers", dependencies: ["CAttestSpawn", "AttestConformance", "AttestCatalogue", "AttestForge",
+        .target(name: "AttestVerifiers", dependencies: ["CAttestSpawn", "AttestHTTP", "AttestConformance", "AttestCatalogue", "AttestForge",
                                                         "AttestEvidence", "AttestCrypto"]),
+        // The HTTP/1.1 client of live verifiers: one deadline, a hard size cap, no redirects, IPv6, TLS by OpenSSL.
+        .target(name: "AttestHTTP", dependencies: ["CAttestOpenSSL"]),
         // The reference verifier over HTTP.
         .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestEvidence",
                                                      "AttestCatalogue", "AttestReference", "AttestCrypto"]),
@@ -105,7 +107,7 @@ let package = Package(
         .testTarget(name: "AttestCLITests",
                     dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto",
                                    "AttestCatalogue", "AttestReference", "AttestVerifiers", "AttestServer"],
-                    exclude: ["hostile_server.py"]),
+                    exclude: ["hostile_server.py", "flooding_server.py"]),
         .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
         .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
                                                              "AttestDER", "CAttestOpenSSL"]),

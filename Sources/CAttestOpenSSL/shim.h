@@ -22,6 +22,7 @@
 #include <openssl/params.h>
 #include <openssl/param_build.h>
 #include <openssl/core_names.h>
+#include <openssl/ssl.h>       /* TLS for the HTTP client of live verifiers */
 
 /* EVP_PKEY_PUBLIC_KEY is built from other macros and does not import. */
 static const int copenssl_EVP_PKEY_PUBLIC_KEY = EVP_PKEY_PUBLIC_KEY;
@@ -36,5 +37,8 @@ static inline void copenssl_sk_X509_free(STACK_OF(X509) *sk) { sk_X509_free(sk);
 
 /* BIO_get_mem_data is a macro over BIO_ctrl. */
 static inline long copenssl_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }
+
+/* SSL_set_tlsext_host_name is a macro over SSL_ctrl (SNI). */
+static inline long copenssl_SSL_set_tlsext_host_name(SSL *s, const char *name) { return SSL_set_tlsext_host_name(s, name); }
 
 #endif

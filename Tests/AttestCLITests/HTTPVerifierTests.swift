@@ -89,7 +89,7 @@ import FoundationNetworking
     }
 
     @Test(arguments: [
-        ("garbage", "not a results document"), ("huge", "limit"), ("drip", "within"), ("reset", "failed"),
+        ("garbage", "not a results document"), ("huge", "limit"), ("drip", "within"), ("reset", "closed early"),
         ("status", "HTTP status 500"), ("redirect", "HTTP status 302"), ("wrongid", "no entry for case"),
     ])
     func hostileServerEndsInAHarnessErrorWithinTheTimeout(mode: String, message: String) async throws {

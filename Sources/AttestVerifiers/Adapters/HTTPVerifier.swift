@@ -1,8 +1,6 @@
 import AttestConformance
+import AttestHTTP
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `http://host:port`: a server speaking attest-harness's verdict protocol (`attest-harness serve`, or your own):
 /// `POST <base>/v1/cases` with an exec suite document holding one case, answered by a results document.
@@ -25,12 +23,15 @@ public struct HTTPVerifier: AttestationVerifier {
 
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent("cases")
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.timeoutInterval = timeout
-        request.httpBody = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
-        let (status, _, body) = try await BoundedFetch(limit: responseLimit, timeout: timeout).perform(request)
+        let suite = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
+        let request = HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")], body: Array(suite))
+        let response: HTTPResponse
+        do {
+            response = try await HTTPClient(timeout: timeout, responseLimit: responseLimit).send(request)
+        } catch {
+            throw VerifierFailure.contract("\(error)")
+        }
+        let status = response.status, body = Data(response.body)
         guard status == 200 else {
             let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
             throw VerifierFailure.contract("HTTP status \(status) from \(url.absoluteString): \(excerpt)")

@@ -1,8 +1,6 @@
 import AttestConformance
+import AttestHTTP
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What the live drivers share: requests to a server's API carrying the step's time in `X-Attest-Harness-Time`
 /// (honoured by servers with a test clock), with one deadline, a size cap, and no retries.
@@ -14,15 +12,18 @@ struct LiveAPIClient: Sendable {
 
     func send(_ method: String, _ target: String, body: Data?, headers extra: [String: String] = [:], time: Date) async throws -> (Int, Data) {
         guard let url = URL(string: target, relativeTo: baseURL) else { throw VerifierFailure.contract("bad target \(target)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.httpBody = body
-        request.timeoutInterval = timeout
-        for (name, value) in headers.merging(extra, uniquingKeysWith: { _, request in request }) {
-            request.setValue(value, forHTTPHeaderField: name)
+        var request = HTTPRequest(method: method, url: url, body: body.map(Array.init) ?? [])
+        for (name, value) in headers.merging(extra, uniquingKeysWith: { _, request in request }).sorted(by: { $0.key < $1.key }) {
+            request.headers.append((name, value))
         }
-        request.setValue(ISO8601DateFormatter().string(from: time), forHTTPHeaderField: "X-Attest-Harness-Time")
-        let (status, _, response) = try await BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
+        request.headers.append(("X-Attest-Harness-Time", ISO8601DateFormatter().string(from: time)))
+        let answer: HTTPResponse
+        do {
+            answer = try await HTTPClient(timeout: timeout, responseLimit: 1 << 20).send(request)
+        } catch {
+            throw VerifierFailure.contract("\(error)")
+        }
+        let (status, response) = (answer.status, Data(answer.body))
         return (status, response)
     }
 

@@ -1,8 +1,6 @@
 import AttestConformance
+import AttestHTTP
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The association pre-flight of a passkey relying party (seeds/004, Platform Association and Pre-Flight Checks):
 /// the apple-app-site-association and assetlinks.json the rpId domain must publish before any passkey sheet
@@ -96,11 +94,10 @@ public struct AssociationPreflight: Sendable {
 
     private func fetch(_ path: String) async -> (Int, [String: String], Data, String?) {
         guard let url = URL(string: path, relativeTo: origin) else { return (0, [:], Data(), "bad URL \(origin)\(path)") }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
         do {
-            let (status, headers, body) = try await BoundedFetch(limit: 1 << 20, timeout: timeout).perform(request)
-            return (status, headers, body, nil)
+            let response = try await HTTPClient(timeout: timeout, responseLimit: 1 << 20).send(HTTPRequest(method: "GET", url: url))
+            let headers = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            return (response.status, headers, Data(response.body), nil)
         } catch {
             return (0, [:], Data(), "\(url.absoluteString): \(error)")
         }
