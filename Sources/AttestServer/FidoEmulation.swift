@@ -18,8 +18,9 @@ final class FidoEmulation: @unchecked Sendable {
 
     private var session: ReferenceSession
     private let lock = NSLock()
-    private var users: [String: [UInt8]] = [:]
-    private var pending: [String: Pending] = [:]
+    /// Users by name and pending options by challenge, forgotten after ten minutes.
+    private var users = ExpiringStore<[UInt8]>(lifetime: 600)
+    private var pending = ExpiringStore<Pending>(lifetime: 600)
 
     init(profile: Profile, seed: UInt64) throws {
         guard let context = try WebAuthnFamily.cases(parameters: profile.parameters, seed: seed).first?.context else {
@@ -43,10 +44,10 @@ final class FidoEmulation: @unchecked Sendable {
         case "/attestation/options", "/assertion/options":
             guard let username = fields["username"] as? String else { return failed("missing username") }
             let registration = target == "/attestation/options"
-            if registration, users[username] == nil { users[username] = secureRandomBytes(16) }
+            if registration, users[username] == nil { users.store(secureRandomBytes(16), for: username, at: time) }
             guard let user = users[username] else { return failed("unknown user \(username)") }
             let challenge = secureRandomBytes(32)
-            pending[Base64URL.encode(challenge)] = Pending(user: user, registration: registration)
+            pending.store(Pending(user: user, registration: registration), for: Base64URL.encode(challenge), at: time)
             return json(200, ["status": "ok", "errorMessage": "", "challenge": Base64URL.encode(challenge),
                               "user": ["id": Base64URL.encode(user), "name": username, "displayName": username]])
         case "/attestation/result", "/assertion/result":
@@ -54,7 +55,7 @@ final class FidoEmulation: @unchecked Sendable {
             func decoded(_ key: String) -> [UInt8]? { (response[key] as? String).flatMap(Base64URL.decode) }
             guard let clientDataJSON = decoded("clientDataJSON"),
                   let challengeText = (try? JSONSerialization.jsonObject(with: Data(clientDataJSON)) as? [String: Any])?["challenge"] as? String,
-                  let options = pending.removeValue(forKey: challengeText), let challenge = Base64URL.decode(challengeText),
+                  let options = pending.remove(challengeText), let challenge = Base64URL.decode(challengeText),
                   options.registration == (target == "/attestation/result") else {
                 return failed("no pending options for this response's challenge")
             }

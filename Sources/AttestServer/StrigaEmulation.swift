@@ -14,7 +14,8 @@ final class StrigaEmulation: @unchecked Sendable {
     private var session: ReferenceSession
     private let rpId: String
     private let lock = NSLock()
-    private var approvalChallenges: [String: [UInt8]] = [:]
+    /// Approval challenges by user, forgotten after the import challenge lifetime.
+    private var approvalChallenges = ExpiringStore<[UInt8]>(lifetime: PasskeyImportFormat.challengeLifetime)
 
     init(profile: Profile, seed: UInt64) throws {
         guard let context = try PasskeyImportFamily.cases(parameters: profile.parameters, seed: seed).first?.context else {
@@ -74,13 +75,13 @@ final class StrigaEmulation: @unchecked Sendable {
         case "/wallets/passkey/approval/start":
             let challenge = secureRandomBytes(32)
             lock.lock()
-            approvalChallenges[user] = challenge
+            approvalChallenges.store(challenge, for: user, at: time)
             lock.unlock()
             return json(200, ["challenge": Base64URL.encode(challenge)])
         case "/wallets/transaction/confirm":
             let assertion = fields["passkeyAssertion"] as? [String: Any] ?? [:], response = assertion["response"] as? [String: Any] ?? [:]
             lock.lock()
-            let challenge = approvalChallenges.removeValue(forKey: user) ?? []
+            let challenge = approvalChallenges.remove(user) ?? []
             lock.unlock()
             var inputs: [InputKey: [UInt8]] = [
                 .credentialId: (assertion["rawId"] as? String).flatMap(Base64URL.decode) ?? [], .user: Array(user.utf8), .challenge: challenge,

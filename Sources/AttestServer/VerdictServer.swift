@@ -21,7 +21,12 @@ public final class VerdictServer: @unchecked Sendable {
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
+    /// - Parameters:
+    ///   - connectionTimeout: seconds a connection may stay idle.
+    ///   - requestDeadline: seconds a request may take to arrive whole and be answered (slow drips are cut off).
+    ///   - maxConnections: connections open at once; `maxConnectionsPerClient` from one address.
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
+                requestDeadline: UInt32 = 10, maxConnections: UInt32 = 512, maxConnectionsPerClient: UInt32 = 256,
                 name: String = "attest-harness serve", association: AssociationFiles? = nil,
                 civiqSeed: UInt64? = nil, strigaSeed: UInt64? = nil, fidoSeed: UInt64? = nil) throws {
         self.profile = profile
@@ -71,7 +76,8 @@ public final class VerdictServer: @unchecked Sendable {
             responseLength.pointee = payload.count
             return status
         }
-        guard let started = chttp_start(port, maxBody, connectionTimeout, handler, Unmanaged.passUnretained(self).toOpaque()) else {
+        guard let started = chttp_start(port, maxBody, connectionTimeout, requestDeadline, maxConnections,
+                                          maxConnectionsPerClient, handler, Unmanaged.passUnretained(self).toOpaque()) else {
             throw HarnessError("cannot listen on 127.0.0.1:\(port)")
         }
         server = started

@@ -2,6 +2,9 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +13,76 @@
 #include <sys/types.h>
 #include <microhttpd.h>
 
+/* A live connection and when its current request began (its accept, or the end of its previous request). */
+struct tracked_connection {
+    int fd;
+    struct timespec started;
+    struct tracked_connection *next;
+};
+
 struct chttp_server {
     struct MHD_Daemon *daemon;
     size_t max_body;
     chttp_handler handler;
     void *context;
     uint16_t port;
+    /* The total per-request deadline: a client that drips its headers or body is cut off after it. */
+    unsigned request_deadline;
+    pthread_mutex_t lock;
+    struct tracked_connection *connections;
+    pthread_t watchdog;
+    int stopping;
 };
+
+static double seconds_since(const struct timespec *start) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Starts and ends the tracking of each connection. */
+static void notify_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code) {
+    struct chttp_server *server = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        struct tracked_connection *tracked = calloc(1, sizeof *tracked);
+        if (tracked == NULL || info == NULL) { free(tracked); return; }
+        tracked->fd = info->connect_fd;
+        clock_gettime(CLOCK_MONOTONIC, &tracked->started);
+        pthread_mutex_lock(&server->lock);
+        tracked->next = server->connections;
+        server->connections = tracked;
+        pthread_mutex_unlock(&server->lock);
+        *socket_context = tracked;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        struct tracked_connection *tracked = *socket_context;
+        if (tracked == NULL) return;
+        pthread_mutex_lock(&server->lock);
+        for (struct tracked_connection **link = &server->connections; *link != NULL; link = &(*link)->next) {
+            if (*link == tracked) { *link = tracked->next; break; }
+        }
+        pthread_mutex_unlock(&server->lock);
+        free(tracked);
+        *socket_context = NULL;
+    }
+}
+
+/* Four times a second, shuts down the sockets of requests older than the deadline; libmicrohttpd then sees the
+ * connection fail and closes it. */
+static void *watchdog(void *cls) {
+    struct chttp_server *server = cls;
+    for (;;) {
+        struct timespec pause = {0, 250 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        pthread_mutex_lock(&server->lock);
+        if (server->stopping) { pthread_mutex_unlock(&server->lock); return NULL; }
+        for (struct tracked_connection *tracked = server->connections; tracked != NULL; tracked = tracked->next) {
+            if (seconds_since(&tracked->started) > (double)server->request_deadline) shutdown(tracked->fd, SHUT_RDWR);
+        }
+        pthread_mutex_unlock(&server->lock);
+    }
+}
 
 /* Per-request state: the raw target, the body so far, or the fact that it outgrew the cap. */
 struct request {
@@ -115,7 +181,15 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
 
 static void request_completed(void *cls, struct MHD_Connection *connection, void **con_cls,
                               enum MHD_RequestTerminationCode code) {
-    (void)cls; (void)connection; (void)code;
+    (void)code;
+    struct chttp_server *server = cls;
+    /* The next request on this connection gets a deadline of its own. */
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (info != NULL && info->socket_context != NULL) {
+        pthread_mutex_lock(&server->lock);
+        clock_gettime(CLOCK_MONOTONIC, &((struct tracked_connection *)info->socket_context)->started);
+        pthread_mutex_unlock(&server->lock);
+    }
     struct request *request = *con_cls;
     if (request != NULL) {
         free(request->target);
@@ -125,10 +199,13 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
     }
 }
 
-chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_seconds, chttp_handler handler,
+chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_seconds, unsigned request_deadline_seconds,
+                          unsigned max_connections, unsigned max_connections_per_client, chttp_handler handler,
                           void *context) {
     struct chttp_server *server = calloc(1, sizeof *server);
     if (server == NULL) return NULL;
+    pthread_mutex_init(&server->lock, NULL);
+    server->request_deadline = request_deadline_seconds;
     server->max_body = max_body;
     server->handler = handler;
     server->context = context;
@@ -143,10 +220,19 @@ chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_secon
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-        MHD_OPTION_NOTIFY_COMPLETED, &request_completed, NULL,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)max_connections_per_client,
+        MHD_OPTION_NOTIFY_COMPLETED, &request_completed, server,
+        MHD_OPTION_NOTIFY_CONNECTION, &notify_connection, server,
         MHD_OPTION_URI_LOG_CALLBACK, &log_target, NULL,
         MHD_OPTION_END);
-    if (server->daemon == NULL) { free(server); return NULL; }
+    if (server->daemon == NULL) { pthread_mutex_destroy(&server->lock); free(server); return NULL; }
+    if (pthread_create(&server->watchdog, NULL, &watchdog, server) != 0) {
+        MHD_stop_daemon(server->daemon);
+        pthread_mutex_destroy(&server->lock);
+        free(server);
+        return NULL;
+    }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     server->port = info != NULL ? info->port : port;
     return server;
@@ -156,6 +242,11 @@ uint16_t chttp_port(const chttp_server *server) { return server->port; }
 
 void chttp_stop(chttp_server *server) {
     if (server == NULL) return;
+    pthread_mutex_lock(&server->lock);
+    server->stopping = 1;
+    pthread_mutex_unlock(&server->lock);
+    pthread_join(server->watchdog, NULL);
     MHD_stop_daemon(server->daemon);
+    pthread_mutex_destroy(&server->lock);
     free(server);
 }

@@ -7,6 +7,14 @@ import Foundation
 /// each check under its rule, each refusal with the status the API documents (403 device, 401 account).
 enum PerRequestVerification {
     static func challenge(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
+        // A server-wide session (an API emulation) forgets challenges well past their lifetime instead of keeping every
+        // one it issued; within a case, every challenge is younger than that.
+        let lifetime = try PerRequestParameters(policy.parameters).challengeLifetime
+        if server.perRequest.challenges.count >= 1024 {
+            server.perRequest.challenges = server.perRequest.challenges.filter {
+                abs(policy.context.time.timeIntervalSince($0.value.issuedAt)) <= 2 * lifetime
+            }
+        }
         server.perRequest.challenges[Base64URL.encode(try step.input(.challenge))] = .init(issuedAt: policy.context.time)
     }
 
@@ -22,6 +30,12 @@ enum PerRequestVerification {
             case "android":
                 try verifyIntegrityToken(String(decoding: try step.input(.integrityToken), as: UTF8.self), challenge: challenge,
                                          policy: policy)
+                let tokenLifetime = try PerRequestParameters(policy.parameters).tokenLifetime
+                if server.perRequest.sessions.count >= 1024 {
+                    server.perRequest.sessions = server.perRequest.sessions.filter {
+                        abs(policy.context.time.timeIntervalSince($0.value)) <= 2 * tokenLifetime
+                    }
+                }
                 server.perRequest.sessions[String(decoding: try step.input(.sessionToken), as: UTF8.self)] = policy.context.time
             case let other:
                 throw HarnessError("platform \(other) is neither ios nor android")

@@ -3,9 +3,6 @@ import AttestConformance
 import AttestCrypto
 import AttestForge
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `civiq+http://host:port`: a deployed server with the Civiq-style API of seeds/001, driven through the live
 /// ceremony. For each per-request case it asks `GET /device/challenge` for a real challenge and re-forges the case

@@ -4,9 +4,6 @@ import AttestConformance
 import AttestCrypto
 import AttestForge
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `fido+http://host:port`: a WebAuthn server with the FIDO2 server conformance API (`/attestation/options` and
 /// `/result`, `/assertion/options` and `/result`; ServerResponse `status` ok or failed with `errorMessage`),

@@ -4,9 +4,6 @@ import AttestCrypto
 import AttestDER
 import AttestForge
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `striga+http://host:port`: a deployed server with the device-bound passkey import API of seeds/000, driven
 /// through the live ceremony. For each passkey-import case it calls `/user/passkey/import/start` and re-forges

@@ -1,0 +1,56 @@
+import AttestCatalogue
+import AttestConformance
+@testable import AttestServer
+@testable import AttestReference
+import AttestEvidence
+import Foundation
+import Testing
+
+/// serve under slow clients: a request must arrive whole within the server's deadline, so 300 clients dripping a
+/// byte every half second are cut off, and an ordinary request still gets its answer meanwhile.
+@Suite struct SlowClientTests {
+    @Test func slowClientsAreCutOffAndOthersAreServed() throws {
+        let server = try VerdictServer(profile: .appleAppAttest, requestDeadline: 2)
+        defer { server.stop() }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("slow_clients.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, String(server.port), "300", "20"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any])
+        #expect(result["status"] as? Int == 200, "\(result)")
+        #expect((result["seconds"] as? Double ?? 99) < 5, "the ordinary request waited: \(result)")
+        // Every slow connection was cut near the 2-second deadline, far before its 20-second drip ends.
+        #expect((result["held"] as? Double ?? 99) < 6, "a slow client held its connection: \(result)")
+        #expect(result["count"] as? Int == 300)
+    }
+}
+
+/// What the API emulations remember expires with the challenge lifetime instead of growing with every case.
+@Suite struct EmulationStateTests {
+    @Test func expiringStoreForgetsOldEntries() {
+        var store = ExpiringStore<Int>(lifetime: 60)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for index in 0..<10_000 { store.store(index, for: "challenge \(index)", at: start.addingTimeInterval(Double(index))) }
+        // One entry per second for 10 000 s, kept for 60 s: about the last minute, not all of them.
+        #expect(store.count <= 60 + 64)
+        #expect(store["challenge 9999"] == 9999)
+        #expect(store["challenge 0"] == nil)
+    }
+
+    @Test func perRequestChallengesOfAServerWideSessionStayBounded() throws {
+        let testCase = try #require(try BuiltinCatalogue.cases(for: .perRequestDeviceAttestation, seed: 1).first { $0.rule == nil })
+        var session = try ReferenceVerifier(profile: .perRequestDeviceAttestation).startCase(testCase.context)
+        for index in 0..<3000 {
+            let step = VerifierStep(kind: .perRequestChallenge, inputs: [.challenge: Array("challenge \(index)".utf8)],
+                                    time: testCase.context.time.addingTimeInterval(Double(index)))
+            #expect(try session.verify(step) == .accept)
+        }
+        // The profile's challenge lifetime is 300 s: challenges far older are forgotten.
+        #expect(session.state.perRequest.challenges.count < 1024 + 1)
+    }
+}
