@@ -92,6 +92,8 @@ let package = Package(
         .executableTarget(name: "fuzz-attestation", dependencies: ["AttestFuzzOracles", "CAttestFuzzSupport"],
                           path: "Sources/Fuzz/fuzz-attestation"),
         .executableTarget(name: "fuzz-webauthn", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-webauthn"),
+        .executableTarget(name: "fuzz-certificates", dependencies: ["AttestFuzzOracles", "CAttestFuzzSupport"],
+                          path: "Sources/Fuzz/fuzz-certificates"),
         .executableTarget(name: "fuzz-corpus", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
 
         // Seeded generators, byte mutations and the openssl command line, shared by the tests.

@@ -5,7 +5,7 @@
 # tools-version 6 package (SwiftPM renames each executable's main); the recipe below is the one verified in
 # scripts/fuzz: SwiftPM's own --sanitize fuzzer plus -Xswiftc -sanitize=fuzzer,$SANITIZER, one product per build.
 cd "$SRC/attest-harness"
-for target in fuzz-cbor fuzz-der fuzz-x509 fuzz-keydescription fuzz-attestation fuzz-webauthn; do
+for target in fuzz-cbor fuzz-der fuzz-x509 fuzz-keydescription fuzz-attestation fuzz-webauthn fuzz-certificates; do
     swift build -c release --scratch-path .build-fuzz --sanitize fuzzer \
         -Xswiftc -sanitize=fuzzer,"${SANITIZER:-address}" -Xswiftc -g --product "$target"
     cp ".build-fuzz/release/$target" "$OUT/$target"

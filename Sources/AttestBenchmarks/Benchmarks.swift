@@ -4,7 +4,6 @@ import AttestEvidence
 import AttestReference
 import AttestForge
 import Foundation
-import AttestVerifiers
 
 /// Measurements for scripts/bench, printed as `name value` lines (seconds and counts) for the script to compare
 /// with `openssl speed`. Speed is measured here, never asserted in tests.

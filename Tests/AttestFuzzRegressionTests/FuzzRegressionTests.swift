@@ -89,3 +89,25 @@ import Testing
         #expect(verdict == .accept, "\(verdict)")
     }
 }
+
+/// fuzz-certificates' mutator reaches inside certificates, and its property holds on what it produces.
+@Suite struct CertificateMutatorTests {
+    @Test func mutationsChangeTheCertificateAndTheVerifierRefusesThem() throws {
+        let seeds = CertificateOracle.seeds
+        #expect(seeds.count == 6)
+        var changed = 0, judged = 0
+        for (index, seed) in seeds.enumerated() {
+            #expect(FuzzTarget.certificates.check(seed) == nil, "the genuine certificate of slot \(index)")
+            for round in UInt32(1)...12 {
+                let mutated = CertificateMutator.mutate(seed, maxSize: 1 << 16, seed: round &* 7919 &+ UInt32(index)) { bytes, _ in
+                    if !bytes.isEmpty { bytes[bytes.count / 2] ^= 0x01 }
+                }
+                if mutated != seed { changed += 1 }
+                // The property runs the reference verifier on every mutant and holds: no changed certificate accepted.
+                #expect(FuzzTarget.certificates.check(mutated) == nil, "slot \(index) round \(round)")
+                judged += 1
+            }
+        }
+        #expect(changed > judged * 3 / 4)
+    }
+}

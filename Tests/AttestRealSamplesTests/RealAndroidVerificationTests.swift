@@ -5,7 +5,6 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 import Testing
-import AttestVerifiers
 
 /// The reference verifier on the real Android chains, with the real Google roots, the sample status list and each
 /// chain's recorded time, under the evidence-integrity rules of android-key-attestation (chain, revocation,

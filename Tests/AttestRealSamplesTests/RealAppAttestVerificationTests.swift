@@ -6,7 +6,6 @@ import AttestReference
 import AttestCrypto
 import Foundation
 import Testing
-import AttestVerifiers
 
 /// The reference verifier, configured with the real Apple root and each sample's App ID, environment and time,
 /// accepts all 7 real samples, and rejects each once any single byte of a signed part is changed.

@@ -8,7 +8,6 @@ import AttestEvidence
 import AttestForge
 import Foundation
 import Testing
-import AttestVerifiers
 
 /// The 15 W3C WebAuthn L3 test vectors and the 2 real registrations py_webauthn ships: the reference verifier
 /// accepts each at its recorded time (or refuses it under the rule the spec's own procedure breaks), and the

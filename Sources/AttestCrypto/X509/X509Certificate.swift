@@ -79,6 +79,27 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         }
     }
 
+    /// What the issuer's signature covers and the signature itself, as OpenSSL holds them (the TBSCertificate
+    /// re-encoded from its fields, and the signature value): two certificates with equal parts are the same
+    /// certificate, whatever outer encoding carried them. Empty parts when OpenSSL cannot re-encode.
+    package var signedParts: (tbs: [UInt8], signature: [UInt8]) {
+        var out: UnsafeMutablePointer<UInt8>?
+        let length = i2d_re_X509_tbs(x509, &out)
+        var tbs: [UInt8] = []
+        if length > 0, let out {
+            tbs = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+            copenssl_free(out)
+        }
+        var signature: UnsafePointer<ASN1_BIT_STRING>?
+        var algorithm: UnsafePointer<X509_ALGOR>?
+        X509_get0_signature(&signature, &algorithm, x509)
+        var value: [UInt8] = []
+        if let signature, let data = ASN1_STRING_get0_data(signature), ASN1_STRING_length(signature) > 0 {
+            value = Array(UnsafeBufferPointer(start: data, count: Int(ASN1_STRING_length(signature))))
+        }
+        return (tbs, value)
+    }
+
     /// The first extension with `oid`.
     public func `extension`(_ oid: DERObjectIdentifier) -> CertificateExtension? {
         extensions.first { $0.oid == oid }

@@ -13,6 +13,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case attestation = "fuzz-attestation"
     /// WebAuthn's parsers (COSE_Key, clientDataJSON, TPM) and the reference verifier on registrations.
     case webAuthn = "fuzz-webauthn"
+    /// Certificates inside every family's evidence (App Attest, Android, WebAuthn x5c), through the reference verifier.
+    case certificates = "fuzz-certificates"
 
     /// Checks the target's property on `input`; returns a description of the violation, nil when it holds.
     /// Crashes (traps, out-of-bounds) are bugs the fuzzer reports by themselves.
@@ -24,6 +26,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyDescription: return KeyDescriptionOracle.check(input)
         case .attestation: return AttestationOracle.check(input)
         case .webAuthn: return WebAuthnOracle.check(input)
+        case .certificates: return CertificateOracle.check(input)
         }
     }
 

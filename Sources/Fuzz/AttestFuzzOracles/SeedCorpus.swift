@@ -55,7 +55,8 @@ public enum SeedCorpus {
         let extensions = certificates.compactMap { try? CertificateFields(der: $0) }.flatMap { $0.extensions }
         let keyDescriptions = extensions.filter { $0.oid == KeyDescription.extensionOID }.map(\.value)
         return [.cbor: unique(cbor), .der: unique(certificates + extensions.map(\.value)), .x509: unique(certificates),
-                .keyDescription: unique(keyDescriptions), .attestation: unique(attestations), .webAuthn: unique(webAuthn)]
+                .keyDescription: unique(keyDescriptions), .attestation: unique(attestations), .webAuthn: unique(webAuthn),
+                .certificates: unique(CertificateOracle.seeds)]
     }
 
     static func unique(_ inputs: [[UInt8]]) -> [[UInt8]] {
