@@ -15,7 +15,7 @@ let package = Package(
         // What a verifier team depends on: the conformance model and runner, the catalogue with its forge, the
         // reference verifier, and the adapters that reach verifiers outside the process.
         .library(name: "AttestHarness", targets: ["AttestConformance", "AttestEvidence", "AttestForge", "AttestCatalogue",
-                                                  "AttestReference", "AttestVerifiers", "AttestHTTP"]),
+                                                  "AttestReference", "AttestVerifiers"]),
         // One call from XCTest or swift-testing: `try await expectConformance(of: MyVerifier(), profile: .appleAppAttest)`.
         .library(name: "AttestHarnessTesting", targets: ["AttestTesting"]),
         // The strict codecs and the OpenSSL-backed crypto, on their own.

@@ -10,22 +10,22 @@ import Foundation
 ///
 /// Each request runs on a thread of its own and is awaited, so many can be in flight without holding the
 /// cooperative pool.
-public struct HTTPClient: Sendable {
-    public var timeout: TimeInterval
-    public var responseLimit: Int
+package struct HTTPClient: Sendable {
+    package var timeout: TimeInterval
+    package var responseLimit: Int
     /// A PEM file of CA certificates to trust for https instead of the system's roots.
-    public var trustedCertificates: String?
+    package var trustedCertificates: String?
 
     /// Headers larger than this end the request.
     static let headerLimit = 64 << 10
 
-    public init(timeout: TimeInterval, responseLimit: Int, trustedCertificates: String? = nil) {
+    package init(timeout: TimeInterval, responseLimit: Int, trustedCertificates: String? = nil) {
         self.timeout = timeout
         self.responseLimit = responseLimit
         self.trustedCertificates = trustedCertificates
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, HTTPClientError>, Never>) in
             let client = self
             Thread.detachNewThread {

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One HTTP/1.1 request of a live verifier: what the harness sends, nothing it needs to reuse.
-public struct HTTPRequest: Sendable {
-    public var method: String
-    public var url: URL
+package struct HTTPRequest: Sendable {
+    package var method: String
+    package var url: URL
     /// Names as written; `Host`, `Content-Length` and `Connection` are set by the client.
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
-    public init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(method: String, url: URL, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -17,21 +17,21 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A response read within its deadline and size cap.
-public struct HTTPResponse: Sendable {
-    public let status: Int
+package struct HTTPResponse: Sendable {
+    package let status: Int
     /// Names lowercased, in the order received (a repeated header appears repeatedly).
-    public let headers: [(name: String, value: String)]
-    public let body: Data
+    package let headers: [(name: String, value: String)]
+    package let body: Data
 
     /// The first value of header `name` (any case).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return headers.first { $0.name == wanted }?.value
     }
 }
 
 /// Why no response could be had. Every case ends within the request's deadline and allocates at most its cap.
-public enum HTTPClientError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum HTTPClientError: Error, Hashable, Sendable, CustomStringConvertible {
     case badURL(String)
     case resolve(String)
     case connect(String)
@@ -41,7 +41,7 @@ public enum HTTPClientError: Error, Hashable, Sendable, CustomStringConvertible 
     case malformed(String)
     case closed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badURL(let url): return "bad URL \(url)"
         case .resolve(let reason): return "cannot resolve the host: \(reason)"

@@ -18,9 +18,13 @@ import Testing
         var module: String?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) {
             if line.hasPrefix("#") {
-                // "# owner/repo sha module Name" opens a section; other comment lines are notes.
+                // "# owner/repo sha module Name" opens a section; "# vapor re-exports: ..." names single declarations
+                // (`AsyncHTTPClient.HTTPClient`) that a Vapor user sees too; other comment lines are notes.
                 let words = line.split(separator: " ").map(String.init)
                 if words.count == 5, words[3] == "module" { module = words[4] }
+                if line.hasPrefix("# vapor re-exports:") {
+                    for word in words where word.contains(".") { names["Vapor", default: []].insert(String(word.split(separator: ".").last ?? "")) }
+                }
                 continue
             }
             guard let module else { continue }
