@@ -24,12 +24,17 @@ import Testing
     static func run(_ arguments: String...) throws -> Result { try run(arguments) }
 
     static func run(_ arguments: [String]) throws -> Result {
+        try launch(binary, arguments)
+    }
+
+    /// Runs `executable` with `arguments` and NO_COLOR (plus `environment`), collecting stdout and stderr.
+    static func launch(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
-        process.environment = environment
+        process.environment = environment.merging(extra) { _, new in new }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -7,24 +7,8 @@ import Testing
 @Suite struct OutputSafetyTests {
     /// `script` under /bin/sh with `$BIN` set to the binary, within 60 s.
     static func shell(_ script: String) throws -> CommandLineTests.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["BIN"] = CommandLineTests.binary.path
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stderr = PipeReader(err)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.wait()
-        process.waitUntilExit()
-        return CommandLineTests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                       stderr: String(decoding: errors, as: UTF8.self))
+        try CommandLineTests.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", script],
+                                    environment: ["BIN": CommandLineTests.binary.path])
     }
 
     static func fileType(_ path: String) throws -> FileAttributeType? {
