@@ -22,6 +22,7 @@ public func expectConformance(of verifier: some AttestationVerifier, profile: Pr
     var cases = try BuiltinCatalogue.cases(for: profile, seed: seed)
     if let filter { cases = cases.filter { CaseFilter.matches(filter, $0.id) } }
     guard !cases.isEmpty else { throw ConformanceFailure.noCases(profile: profile.name, filter: filter) }
+    try await verifier.prepare()
     let report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs)
     guard report.results.allSatisfy({ $0.status == .pass }) else {
         throw ConformanceFailure.findings(report, rules: BuiltinCatalogue.rules)

@@ -109,3 +109,32 @@ import Testing
         #expect(try Self.survivors(marker).isEmpty, "the helper outlived its case")
     }
 }
+
+/// A verifier that cannot be reached at all is one clear error, exit 2, before any case runs.
+@Suite struct FailFastTests {
+    @Test func aMissingExecAdapterIsOneError() throws {
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "exec:./no-such-adapter --flag")
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot start"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "no case ran: \(result.stdout)")
+    }
+
+    @Test func aRefusedHTTPVerifierIsOneError() throws {
+        // A port nothing listens on: bind one, learn its number, close it.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        let port = UInt16(bigEndian: address.sin_port)
+        close(socket)
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "http://127.0.0.1:\(port)")
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot connect"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}

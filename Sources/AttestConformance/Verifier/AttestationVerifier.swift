@@ -18,10 +18,16 @@ public protocol AttestationVerifier: Sendable {
     /// The verdicts for `testCase`'s steps, in order. `profile` is the policy the harness asks for: what it expects
     /// is derived from it, and verifiers configured elsewhere may ignore it.
     func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict]
+
+    /// Checks, before any case runs, that the verifier can be reached at all (an exec command that starts, a server
+    /// that accepts a connection), so a setup mistake is one clear error instead of one per case. Throws
+    /// `VerifierFailure.contract` with the reason. Default: nothing to check.
+    func prepare() async throws
 }
 
 extension AttestationVerifier {
     public var requiresSerialCases: Bool { false }
+    public func prepare() async throws {}
 }
 
 /// A verifier that judges a case step by step from a session it starts fresh for the case: the shape of most

@@ -31,6 +31,25 @@ public struct ExecVerifier: AttestationVerifier {
 
     public var name: String { "exec:\(command)" }
 
+    /// The command must start: the shell answers 127 (not found) or 126 (not executable) at once otherwise. The
+    /// probe gets an empty stdin, so a working adapter fails to read a suite and exits, or is stopped at the timeout.
+    public func prepare() async throws {
+        // The probe's own complaints about its empty input stay out of the user's terminal.
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        let child = try Child(command: "exec \(command)", stderr: null >= 0 ? null : STDERR_FILENO)
+        defer { child.killGroup(SIGKILL) }
+        child.feed(Data())
+        _ = BoundedReader(descriptor: child.stdout, limit: 1 << 16)
+        let status = await waitForCompletion(child.exited, seconds: min(timeout, 5)) {
+            child.killGroup(SIGKILL)
+            _ = await child.exited.wait()
+        }
+        if status == 127 || status == 126 {
+            throw VerifierFailure.contract("exec: \(command) cannot start (the shell answered \(status == 127 ? "command not found" : "not executable"))")
+        }
+    }
+
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         let started = Date()
         let input = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
@@ -81,14 +100,14 @@ private final class Child: @unchecked Sendable {
     let stdout: Int32
     let exited = Completion<Int32>()
 
-    init(command: String) throws {
+    init(command: String, stderr: Int32 = STDERR_FILENO) throws {
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
         guard attest_pipe(&input) == 0 else { throw VerifierFailure.contract("cannot create a pipe: \(String(cString: strerror(errno)))") }
         guard attest_pipe(&output) == 0 else {
             close(input[0]); close(input[1])
             throw VerifierFailure.contract("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        let spawned = attest_spawn_shell(command, input[0], output[1], STDERR_FILENO)
+        let spawned = attest_spawn_shell(command, input[0], output[1], stderr)
         // The child has its own copies of its ends (or never started).
         close(input[0])
         close(output[1])

@@ -21,6 +21,19 @@ public struct HTTPVerifier: AttestationVerifier {
 
     public var name: String { baseURL.absoluteString }
 
+    /// The server must answer at all: a refused connection or an unknown host ends the run before any case.
+    public func prepare() async throws {
+        let url = baseURL.appendingPathComponent("v1").appendingPathComponent("health")
+        do {
+            _ = try await HTTPClient(timeout: timeout, responseLimit: 1 << 16).send(HTTPRequest(method: "GET", url: url))
+        } catch let error as HTTPClientError {
+            switch error {
+            case .resolve, .connect, .tls, .badURL: throw VerifierFailure.contract("\(baseURL.absoluteString): \(error)")
+            default: return  // it answered something: the cases will say what
+            }
+        }
+    }
+
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent("cases")
         let suite = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))

@@ -52,6 +52,12 @@ enum RunCommand: Command {
             guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
         }
 
+        // A verifier that cannot be reached at all is one clear error before any case (exit 2).
+        do {
+            try await verifier.prepare()
+        } catch {
+            throw UsageError("\(error)")
+        }
         var report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs, rate: rate) { done, total in
             Output.progress("attest-harness run: \(done)/\(total) cases")
         }
