@@ -109,6 +109,7 @@ final class Connection {
     }
 
     func write(_ bytes: [UInt8]) throws {
+        guard Date() < deadline else { throw HTTPClientError.timeout(seconds: timeout) }
         var offset = 0
         while offset < bytes.count {
             let count = try bytes[offset...].withUnsafeBytes { buffer -> Int in
@@ -131,6 +132,8 @@ final class Connection {
 
     /// Up to `buffer.count` bytes; 0 at the end of the stream.
     func read(into buffer: inout [UInt8]) throws -> Int {
+        // A server that keeps sending (endless trailers, one-byte chunks) never makes a read wait: check anyway.
+        guard Date() < deadline else { throw HTTPClientError.timeout(seconds: timeout) }
         while true {
             let (count, wanted) = try buffer.withUnsafeMutableBytes { raw -> (Int, Int16?) in
                 if let tls {

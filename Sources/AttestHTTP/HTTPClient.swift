@@ -51,6 +51,7 @@ package struct HTTPClient: Sendable {
         // Foundation keeps the brackets of an IPv6 literal on some platforms.
         let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
         let port = request.url.port ?? (scheme == "https" ? 443 : 80)
+        guard (1...65535).contains(port) else { throw HTTPClientError.badURL(request.url.absoluteString) }
         let connection = try Connection(host: host, port: port, deadline: deadline, timeout: timeout)
         if scheme == "https" { try connection.startTLS(host: host, trustedCertificates: trustedCertificates) }
         try connection.write(Self.serialize(request, host: host, port: port, scheme: scheme))
@@ -97,6 +98,15 @@ struct ResponseReader {
     }
 
     mutating func read(bodyExpected: Bool) throws -> HTTPResponse {
+        // Interim responses (100 Continue, 103 Early Hints) precede the final one; at most a few are read past.
+        for _ in 0..<8 {
+            let response = try readOne(bodyExpected: bodyExpected)
+            if !(100..<200).contains(response.status) || response.status == 101 { return response }
+        }
+        throw HTTPClientError.malformed("too many interim responses")
+    }
+
+    private mutating func readOne(bodyExpected: Bool) throws -> HTTPResponse {
         let head = try readHead()
         guard let text = String(validating: head, as: UTF8.self) ?? String(bytes: head, encoding: .isoLatin1) else {
             throw HTTPClientError.malformed("undecodable headers")
@@ -188,11 +198,17 @@ struct ResponseReader {
                 throw HTTPClientError.malformed("chunk size \"\(sizeLine.prefix(40))\"")
             }
             if size == 0 {
-                // Trailers, up to the blank line.
-                while try !readLine().isEmpty {}
+                // Trailers, up to the blank line, no more of them than the header cap allows.
+                var trailerBytes = 0
+                while true {
+                    let line = try readLine()
+                    if line.isEmpty { break }
+                    trailerBytes += line.utf8.count + 2
+                    guard trailerBytes <= headerLimit else { throw HTTPClientError.malformed("trailers over \(headerLimit) bytes") }
+                }
                 return buffer.take()
             }
-            guard buffer.count + size <= limit else { throw HTTPClientError.tooLarge(limit: limit) }
+            guard size <= limit - buffer.count else { throw HTTPClientError.tooLarge(limit: limit) }
             try readExactly(size, into: buffer)
             guard try readLine().isEmpty else { throw HTTPClientError.malformed("chunk not followed by CRLF") }
         }

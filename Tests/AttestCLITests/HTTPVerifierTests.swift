@@ -91,6 +91,7 @@ import FoundationNetworking
     @Test(arguments: [
         ("garbage", "not a results document"), ("huge", "limit"), ("drip", "within"), ("reset", "closed early"),
         ("status", "HTTP status 500"), ("redirect", "HTTP status 302"), ("wrongid", "no entry for case"),
+        ("chunkoverflow", "limit"), ("trailers", "trailers over"), ("interim", "not a results document"),
     ])
     func hostileServerEndsInAHarnessErrorWithinTheTimeout(mode: String, message: String) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")

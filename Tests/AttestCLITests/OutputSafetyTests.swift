@@ -33,6 +33,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["latest.json", "report.json"])
     }
 
+    @Test func outThroughADanglingSymlinkIsRefused() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = directory.appendingPathComponent("latest.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere/report.json")
+        let result = try CommandLineTests.run(Self.quickRun + [link])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("symbolic link to nothing"), "\(result.stderr)")
+        #expect(try Self.fileType(link) == .typeSymbolicLink)
+    }
+
     @Test func outToAFIFOWritesThroughAndKeepsTheFIFO() throws {
         let directory = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -50,6 +50,30 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Location", self.path)
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif mode == "chunkoverflow":
+            # A chunk size that overflows any running total.
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"1\r\na\r\n7fffffffffffffff\r\n")
+            self.wfile.flush()
+            time.sleep(1)
+        elif mode == "trailers":
+            # Endless trailers, as fast as the client reads: only the deadline ends this.
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            try:
+                self.wfile.write(b"0\r\n")
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    self.wfile.write(b"X-T: y\r\n" * 10)
+            except OSError:
+                pass
+        elif mode == "interim":
+            # 100 Continue, then the real answer.
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            self.reply(200, b"{ still not json")
         elif mode == "wrongid":
             answer = {"format": "attest-harness-exec-results/1", "harness": "hostile",
                       "results": [{"id": "other", "verdicts": [{"outcome": "accept"}]}]}

@@ -58,4 +58,18 @@ import Testing
         #expect(report.results[0].actual?.reason?.contains(RunReport.redactionMark) == true)
         #expect(report.results[0].message == "token [redacted] refused")
     }
+
+    /// Whitespace around or inside the configured value, and an excerpt cut inside the secret, leak nothing.
+    @Test func variantsOfTheSecretAreRedactedToo() {
+        let leaky = CaseResult(caseId: "import.valid.ios", rule: nil, importance: .critical, status: .finding, step: 0,
+                               expected: .accept, actual: Verdict(.reject, reason: "HTTP 400: token=sk_test_123456; echo Bearer sk_test_12345"),
+                               message: nil)
+        for configured in ["Bearer\tsk_test_123456", "Bearer  sk_test_123456 ", " Bearer sk_test_123456\n"] {
+            let report = RunReport(verifier: "striga+http://127.0.0.1:1", profile: "p", seed: 1, results: [leaky])
+                .redacting(RunReport.authorizationSecrets(configured))
+            let reason = report.results[0].actual?.reason ?? ""
+            #expect(!reason.contains("sk_test_1234"), "\(configured.debugDescription): \(reason)")
+            #expect(reason.hasPrefix("HTTP 400: token=[redacted]"), "\(reason)")
+        }
+    }
 }

@@ -9,7 +9,17 @@ extension RunReport {
         let secrets = secrets.filter { $0.count >= 4 }.sorted { $0.count > $1.count }
         guard !secrets.isEmpty else { return self }
         func clean(_ text: String?) -> String? {
-            text.map { secrets.reduce($0) { $0.replacingOccurrences(of: $1, with: Self.redactionMark) } }
+            text.map { text in
+                var cleaned = secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.redactionMark) }
+                // An excerpt cut inside a secret ends with the secret's beginning: that goes too.
+                for secret in secrets {
+                    for length in stride(from: secret.count - 1, through: 4, by: -1) where cleaned.hasSuffix(String(secret.prefix(length))) {
+                        cleaned = String(cleaned.dropLast(length)) + Self.redactionMark
+                        break
+                    }
+                }
+                return cleaned
+            }
         }
         var copy = self
         copy.results = results.map { result in
@@ -29,8 +39,9 @@ extension RunReport {
     /// credentials alone.
     public static func authorizationSecrets(_ value: String?) -> [String] {
         guard let value, !value.isEmpty else { return [] }
-        var secrets = [value]
-        if let space = value.firstIndex(of: " ") { secrets.append(String(value[value.index(after: space)...])) }
-        return secrets
+        // The value as configured and as sent (trimmed), and each whitespace-separated word: the credentials alone.
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let words = trimmed.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        return Array(Set([value, trimmed] + words.dropFirst()))
     }
 }

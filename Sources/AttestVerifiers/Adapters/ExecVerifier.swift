@@ -56,6 +56,7 @@ public struct ExecVerifier: AttestationVerifier {
         let child = try Child(command: "exec \(command)")
         defer { child.killGroup(SIGKILL) }  // whatever the adapter left running in its group
         let reader = BoundedReader(descriptor: child.stdout, limit: outputLimit)
+        defer { reader.abandon() }  // a helper still writing to the pipe costs nothing once the case is over
         child.feed(input)
         let exited = await waitForCompletion(child.exited, seconds: timeout) {
             child.killGroup(SIGTERM)
@@ -152,6 +153,7 @@ private final class BoundedReader: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
     private var overflow = false
+    private var abandoned = false
 
     init(descriptor: Int32, limit: Int) {
         Thread.detachNewThread { [self] in
@@ -161,6 +163,7 @@ private final class BoundedReader: @unchecked Sendable {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 lock.withLock {
+                    if abandoned { return }
                     if data.count + count > limit {
                         overflow = true  // keep draining so the child is not blocked, but keep nothing more
                     } else {
@@ -175,6 +178,14 @@ private final class BoundedReader: @unchecked Sendable {
 
     /// What was read so far.
     func partial() -> Data { lock.withLock { data } }
+
+    /// Keeps draining the pipe (so a writer is never blocked) but holds nothing more.
+    func abandon() {
+        lock.withLock {
+            abandoned = true
+            data = Data()
+        }
+    }
 
     var overflowed: Bool { lock.withLock { overflow } }
 }

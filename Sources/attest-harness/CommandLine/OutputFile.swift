@@ -19,8 +19,13 @@ enum OutputFile {
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var link = stat()
         var info = stat()
+        if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, stat(path, &info) != 0 {
+            // Writing would replace the link itself (or create a file somewhere the user did not name).
+            throw Failure(description: "cannot write \(path): it is a symbolic link to nothing")
+        }
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         if stat(target, &info) != 0 {
             guard errno == ENOENT else { throw failure("cannot inspect", path) }
             try replace(target, with: bytes, mode: 0o644, named: path)
