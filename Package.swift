@@ -71,7 +71,7 @@ let package = Package(
         // The testing product: conformance as one assertion in a consumer's own tests.
         .target(name: "AttestTesting", dependencies: ["AttestConformance", "AttestCatalogue"]),
         // The command line.
-        .executableTarget(name: "attest-harness", dependencies: ["AttestConformance", "AttestEvidence", "AttestCatalogue",
+        .executableTarget(name: "attest-harness", dependencies: ["CAttestSpawn", "AttestConformance", "AttestEvidence", "AttestCatalogue",
                                                                  "AttestReference", "AttestVerifiers", "AttestServer"]),
         // Measurements behind scripts/bench.
         .executableTarget(name: "AttestBenchmarks", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge",

@@ -5,10 +5,50 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
+
+/* The process groups of exec children still running, for the cleanup handlers: slots hold a pid or 0, written with
+ * atomic operations only, so a signal handler may read them. */
+#define ATTEST_MAX_CHILDREN 1024
+static volatile sig_atomic_t live_children[ATTEST_MAX_CHILDREN];
+
+static void remember_child(pid_t pid) {
+    for (int index = 0; index < ATTEST_MAX_CHILDREN; index++) {
+        if (__sync_bool_compare_and_swap(&live_children[index], 0, pid)) return;
+    }
+}
+
+static void forget_child(pid_t pid) {
+    for (int index = 0; index < ATTEST_MAX_CHILDREN; index++) {
+        if (__sync_bool_compare_and_swap(&live_children[index], pid, 0)) return;
+    }
+}
+
+static void cleanup_handler(int signal) {
+    for (int index = 0; index < ATTEST_MAX_CHILDREN; index++) {
+        pid_t pid = live_children[index];
+        if (pid > 0) kill(-pid, SIGKILL);
+    }
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigaction(signal, &fallback, NULL);
+    raise(signal);
+}
+
+void attest_install_cleanup_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = cleanup_handler;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
 
 pid_t attest_spawn_shell(const char *command, int stdin_fd, int stdout_fd, int stderr_fd) {
     posix_spawnattr_t attributes;
@@ -53,14 +93,17 @@ pid_t attest_spawn_shell(const char *command, int stdin_fd, int stdout_fd, int s
     error = posix_spawn(&pid, "/bin/sh", &actions, &attributes, arguments, environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
-    return error == 0 ? pid : -error;
+    if (error != 0) return -error;
+    remember_child(pid);
+    return pid;
 }
 
 int attest_wait(pid_t pid) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) return -errno;
+        if (errno != EINTR) { forget_child(pid); return -errno; }
     }
+    forget_child(pid);
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return 255;

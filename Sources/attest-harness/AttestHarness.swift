@@ -1,4 +1,5 @@
 import AttestConformance
+import CAttestSpawn
 import Foundation
 
 /// `attest-harness`: forge attestation evidence, run conformance cases against verifiers, write vectors.
@@ -23,6 +24,8 @@ enum AttestHarness {
         // that kill the harness; child processes get default dispositions back (ExecVerifier).
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // Ctrl-C, a CI timeout's SIGTERM or a closed terminal kill every exec adapter still running first.
+        attest_install_cleanup_handlers()
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first else { fail("needs a command; see attest-harness --help") }
         if ["-h", "--help", "help"].contains(first) {

@@ -138,3 +138,29 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 }
+
+/// A harness stopped by a signal (Ctrl-C, a CI timeout) leaves no exec adapter behind.
+@Suite struct InterruptedRunTests {
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aSignalledHarnessKillsItsAdapters(signal: Int32) throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let marker = "attest-harness-interrupted-\(UUID().uuidString.prefix(8))"
+        let verifier = try ExecHygieneTests.adapter("import time; time.sleep(300)  # \(marker)", in: directory)
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["run", "--profile", "apple-app-attest", "--jobs", "2", "--timeout", "60",
+                             "--verifier", verifier.replacingOccurrences(of: ".py", with: ".py \(marker)")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the adapters run, then stop the harness as a CI runner would.
+        let deadline = Date().addingTimeInterval(20)
+        while try ExecHygieneTests.survivors(marker).count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(try ExecHygieneTests.survivors(marker).count >= 2, "the adapters started")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try ExecHygieneTests.survivors(marker).isEmpty, "adapters outlived the harness")
+    }
+}

@@ -16,6 +16,11 @@ int attest_wait(pid_t pid);
 /// Sends `signal` to the process group `group`; returns 0 or -errno (ESRCH once the whole group is gone).
 int attest_signal_group(pid_t group, int signal);
 
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP that kill the process group of every exec child still running
+/// (SIGKILL), then end the harness with the signal's default action: a harness stopped by Ctrl-C or a CI timeout
+/// leaves no adapter behind.
+void attest_install_cleanup_handlers(void);
+
 /// A pipe whose two ends are close-on-exec; returns 0 or -errno.
 int attest_pipe(int ends[2]);
 
