@@ -15,7 +15,7 @@ let package = Package(
         // What a verifier team depends on: the conformance model and runner, the catalogue with its forge, the
         // reference verifier, and the adapters that reach verifiers outside the process.
         .library(name: "AttestHarness", targets: ["AttestConformance", "AttestEvidence", "AttestForge", "AttestCatalogue",
-                                                  "AttestReference", "AttestVerifiers"]),
+                                                  "AttestReference", "AttestAPIMap", "AttestVerifiers"]),
         // One call from XCTest or swift-testing: `try await expectConformance(of: MyVerifier(), profile: .appleAppAttest)`.
         .library(name: "AttestHarnessTesting", targets: ["AttestTesting"]),
         // The strict codecs and the OpenSSL-backed crypto, on their own.
@@ -60,14 +60,17 @@ let package = Package(
         // The reference verifier: below the catalogue and the forge, it knows rules only by their ids.
         .target(name: "AttestReference", dependencies: ["AttestConformance", "AttestEvidence", "AttestCrypto",
                                                         "AttestDER", "AttestCBOR"]),
-        // Verifiers outside the process (exec, our verdict protocol, live API drivers) and the association pre-flight.
+        // API maps: a server's routes and JSON described as data, read strictly, rendered into requests and read back.
+        .target(name: "AttestAPIMap", dependencies: ["AttestConformance", "AttestCrypto", "AttestDER", "AttestCBOR"]),
+        // Verifiers outside the process (exec, our verdict protocol, any API through its map) and the association
+        // pre-flight.
         .target(name: "AttestVerifiers", dependencies: ["CAttestSpawn", "AttestHTTP", "AttestConformance", "AttestCatalogue", "AttestForge",
-                                                        "AttestEvidence", "AttestCrypto"]),
+                                                        "AttestEvidence", "AttestCrypto", "AttestAPIMap"]),
         // The HTTP/1.1 client of live verifiers: one deadline, a hard size cap, no redirects, IPv6, TLS by OpenSSL.
         .target(name: "AttestHTTP", dependencies: ["CAttestOpenSSL"]),
         // The reference verifier over HTTP.
         .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestEvidence",
-                                                     "AttestCatalogue", "AttestReference", "AttestCrypto"]),
+                                                     "AttestCatalogue", "AttestReference", "AttestCrypto", "AttestAPIMap"]),
         // The testing product: conformance as one assertion in a consumer's own tests.
         .target(name: "AttestTesting", dependencies: ["AttestConformance", "AttestCatalogue"]),
         // The command line.
@@ -108,7 +111,7 @@ let package = Package(
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
         .testTarget(name: "AttestCLITests",
                     dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto",
-                                   "AttestCatalogue", "AttestReference", "AttestVerifiers", "AttestServer"],
+                                   "AttestCatalogue", "AttestReference", "AttestVerifiers", "AttestServer", "AttestAPIMap"],
                     exclude: ["hostile_server.py", "flooding_server.py", "slow_clients.py"]),
         .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
         .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",

@@ -3,21 +3,19 @@ import AttestCatalogue
 import AttestConformance
 import Foundation
 import AttestReference
+import AttestAPIMap
 
 /// The reference verifier over HTTP (`attest-harness serve`), speaking attest-harness's own verdict protocol:
 /// `POST /v1/cases` takes an exec suite document (vectors/exec-suite.schema.json) and answers a results document,
 /// each case judged from fresh state under the server's own profile (a deployed server's policy is its own, not
 /// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
 /// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
-/// `/.well-known/` association files (`AssociationFiles`), and with `civiqSeed` the Civiq-style API of seeds/001
-/// (`CiviqEmulation`) on every other path, or with `strigaSeed` the passkey import API of seeds/000
-/// (`StrigaEmulation`), or with `fidoSeed` the FIDO2 conformance server API (`FidoEmulation`). Listens on 127.0.0.1 only.
+/// `/.well-known/` association files (`AssociationFiles`), and with `api` any API map's routes on every other path
+/// (`MapEmulation`: the map's server in front of the reference verifier). Listens on 127.0.0.1 only.
 public final class VerdictServer: @unchecked Sendable {
     public let profile: Profile
     public let association: AssociationFiles?
-    private let civiq: CiviqEmulation?
-    private let striga: StrigaEmulation?
-    private let fido: FidoEmulation?
+    private let emulation: MapEmulation?
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
@@ -28,44 +26,28 @@ public final class VerdictServer: @unchecked Sendable {
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,
                 requestDeadline: UInt32 = 10, maxConnections: UInt32 = 512, maxConnectionsPerClient: UInt32 = 256,
                 name: String = "attest-harness serve", association: AssociationFiles? = nil,
-                civiqSeed: UInt64? = nil, strigaSeed: UInt64? = nil, fidoSeed: UInt64? = nil) throws {
+                api: APIMap? = nil, seed: UInt64 = 1) throws {
         self.profile = profile
         self.association = association
-        if let civiqSeed {
-            civiq = try CiviqEmulation(profile: profile, seed: civiqSeed)
-        } else {
-            civiq = nil
-        }
-        if let strigaSeed {
-            striga = try StrigaEmulation(profile: profile, seed: strigaSeed)
-        } else {
-            striga = nil
-        }
-        if let fidoSeed {
-            fido = try FidoEmulation(profile: profile, seed: fidoSeed)
-        } else {
-            fido = nil
-        }
+        emulation = try api.map { try MapEmulation(map: $0, profile: profile, seed: seed) }
         verifier = ReferenceVerifier(profile: profile, name: name)
-        let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location in
+        let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location, extraHeaders in
             // chttp_server.c passes every pointer but the body; a NULL would be a bug there: answer 500, never trap.
             guard let context, let methodText = method, let target, let headers, let response, let responseLength, let contentType,
-                  let location else { return 500 }
+                  let location, let extraHeaders else { return 500 }
             let server = Unmanaged<VerdictServer>.fromOpaque(context).takeUnretainedValue()
             let bytes = body.map { Data(bytes: $0, count: length) } ?? Data()
             let method = String(cString: methodText), path = String(cString: target)
-            let requestHeaders = { VerdictServer.headers(String(cString: headers)) }
             let status: UInt32, payload: Data
             if method == "GET", let file = server.association?.response(path) {
                 (status, payload) = (file.status, file.body)
                 contentType.pointee = UnsafeRawPointer(file.contentType.utf8Start).assumingMemoryBound(to: CChar.self)
                 location.pointee = file.location.map { UnsafeRawPointer($0.utf8Start).assumingMemoryBound(to: CChar.self) }
-            } else if let civiq = server.civiq, path != "/v1/cases", path != "/v1/health" {
-                (status, payload) = civiq.handle(method: method, target: path, headers: requestHeaders(), body: bytes)
-            } else if let striga = server.striga, path != "/v1/cases", path != "/v1/health" {
-                (status, payload) = striga.handle(method: method, target: path, headers: requestHeaders(), body: bytes)
-            } else if let fido = server.fido, path != "/v1/cases", path != "/v1/health" {
-                (status, payload) = fido.handle(method: method, target: path, headers: requestHeaders(), body: bytes)
+            } else if let emulation = server.emulation, path != "/v1/cases", path != "/v1/health" {
+                let headerText: String
+                (status, payload, headerText) = emulation.handle(method: method, target: path, headers: VerdictServer.headers(String(cString: headers)),
+                                                                 body: bytes)
+                if !headerText.isEmpty, let copy = strdup(headerText) { extraHeaders.pointee = copy }
             } else {
                 (status, payload) = server.handle(method: method, path: path, body: bytes)
             }
@@ -85,14 +67,12 @@ public final class VerdictServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// "Name: value" lines, names lowercased.
-    static func headers(_ text: String) -> [String: String] {
-        var headers: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].drop { $0 == " " })
+    /// "Name: value" lines, names as sent.
+    static func headers(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "\n").compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
         }
-        return headers
     }
 
     /// The port listened on (the one the system picked when asked for 0).

@@ -119,11 +119,21 @@ static enum MHD_Result collect_header(void *cls, enum MHD_ValueKind kind, const 
 }
 
 static enum MHD_Result respond(struct MHD_Connection *connection, unsigned status, uint8_t *body, size_t length,
-                               const char *content_type, const char *location) {
+                               const char *content_type, const char *location, char *extra_headers) {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, body, MHD_RESPMEM_MUST_FREE);
-    if (response == NULL) { free(body); return MHD_NO; }
+    if (response == NULL) { free(body); free(extra_headers); return MHD_NO; }
     MHD_add_response_header(response, "Content-Type", content_type);
     if (location != NULL) MHD_add_response_header(response, "Location", location);
+    /* Each "Name: value" line; the text is ours to cut up and free. */
+    for (char *line = extra_headers, *next; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL) *next++ = '\0';
+        char *separator = strstr(line, ": ");
+        if (separator == NULL || strchr(line, '\r') != NULL) continue;
+        *separator = '\0';
+        MHD_add_response_header(response, line, separator + 2);
+    }
+    free(extra_headers);
     enum MHD_Result result = MHD_queue_response(connection, status, response);
     MHD_destroy_response(response);
     return result;
@@ -163,20 +173,21 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
         uint8_t *body = malloc(sizeof message - 1);
         if (body == NULL) return MHD_NO;
         memcpy(body, message, sizeof message - 1);
-        return respond(connection, 413, body, sizeof message - 1, "application/json", NULL);
+        return respond(connection, 413, body, sizeof message - 1, "application/json", NULL, NULL);
     }
     uint8_t *response = NULL;
     size_t response_length = 0;
     const char *content_type = "application/json";
     const char *location = NULL;
+    char *extra_headers = NULL;
     struct header_buffer headers = {NULL, 0};
     MHD_get_connection_values(connection, MHD_HEADER_KIND, &collect_header, &headers);
     unsigned status = server->handler(server->context, method, request->target ? request->target : url,
                                       headers.text ? headers.text : "", request->body, request->length, &response,
-                                      &response_length, &content_type, &location);
+                                      &response_length, &content_type, &location, &extra_headers);
     free(headers.text);
     if (response == NULL) response_length = 0;
-    return respond(connection, status, response, response_length, content_type, location);
+    return respond(connection, status, response, response_length, content_type, location, extra_headers);
 }
 
 static void request_completed(void *cls, struct MHD_Connection *connection, void **con_cls,

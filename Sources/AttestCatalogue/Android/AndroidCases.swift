@@ -7,6 +7,7 @@ import Foundation
 
 /// The Android Key Attestation family: valid baselines and one case per mutation, each breaking exactly one rule.
 public enum AndroidFamily: CatalogueFamily {
+    static let idPrefix = "android"
     public static let name = FamilyName.androidKey
     public static var rules: [Rule] { ChainRules.all + ChainRules.revocation + AndroidRules.all + AndroidRules.keyPolicy }
 
@@ -34,10 +35,15 @@ public enum AndroidFamily: CatalogueFamily {
     ])
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included; with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
         let app = try AndroidParameters(forging: ParameterReader(parameters))
-        let forge = try AndroidForge(seed: ForgeSeed(seed), packageName: app.packageName, signatureDigest: app.signatureDigest)
+        let forge = try AndroidForge(seed: seed, packageName: app.packageName, signatureDigest: app.signatureDigest)
         let anchors = [forge.pki.rsaRoot.certificate.pem, forge.pki.ecRoot.certificate.pem]
-        return try definitions.map { definition in
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = try forge.scenario(statusList: baselineStatusList)
             try definition.mutate(&scenario, forge)
             var context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
@@ -46,7 +52,7 @@ public enum AndroidFamily: CatalogueFamily {
             let step = Step(kind: .androidKeyAttestation, inputs: [
                 .certificateChain: chain.flatMap(\.der), .publicKey: scenario.submittedKey.spki, .challenge: scenario.challenge,
             ], breaks: definition.rule)
-            return definition.makeCase(prefix: "android", family: name, context: context, steps: [step])
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: [step])
         }
     }
 

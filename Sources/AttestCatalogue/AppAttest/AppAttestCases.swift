@@ -8,6 +8,7 @@ import Foundation
 
 /// The App Attest family: a valid baseline and one case per mutation, each breaking exactly one rule.
 public enum AppAttestFamily: CatalogueFamily {
+    static let idPrefix = "appattest"
     public static let name = FamilyName.appAttest
     public static var rules: [Rule] { EncodingRules.all + ChainRules.all + AppAttestRules.all }
 
@@ -39,11 +40,16 @@ public enum AppAttestFamily: CatalogueFamily {
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included; with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
         let app = try AppAttestParameters(ParameterReader(parameters))
-        let forge = try AppAttestForge(seed: ForgeSeed(seed), appId: app.appId, environment: app.environment)
+        let forge = try AppAttestForge(seed: seed, appId: app.appId, environment: app.environment)
         var context = CaseContext(time: forge.time, trustAnchors: [forge.pki.root.pem], parameters: parameters)
         context.parameters["appId"] = forge.appId
-        return try definitions.map { definition in
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario: AppAttestScenario
             switch definition.baseline {
             case .attestation:
@@ -65,7 +71,7 @@ public enum AppAttestFamily: CatalogueFamily {
                     .challenge: assertion.challenge,
                 ], breaks: scenario.brokenStep == index + 1 ? definition.rule : nil))
             }
-            return definition.makeCase(prefix: "appattest", family: name, context: context, steps: steps)
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: steps)
         }
     }
 

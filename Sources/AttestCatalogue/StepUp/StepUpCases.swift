@@ -7,6 +7,7 @@ import Foundation
 /// The step-up family (seeds/003): register a device key, then challenge and approve actions; valid in both
 /// message forms, and one case per mutation, each breaking exactly one rule.
 public enum StepUpFamily: CatalogueFamily {
+    static let idPrefix = "stepup"
     public static let name = FamilyName.stepUp
     public static var rules: [Rule] { StepUpRules.all }
 
@@ -25,9 +26,14 @@ public enum StepUpFamily: CatalogueFamily {
     public static func trustAnchors(seed: UInt64) throws -> [String: String] { [:] }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
+        try cases(parameters: parameters, seed: ForgeSeed(seed))
+    }
+
+    /// The cases forged from `seed`, substitutions included; with `only`, just the case of that id.
+    public static func cases(parameters: [String: String], seed: ForgeSeed, only: String? = nil) throws -> [Case] {
         let message = try StepUpParameters(ParameterReader(parameters)).message
-        let forge = StepUpForge(seed: ForgeSeed(seed), message: message)
-        return try definitions.map { definition in
+        let forge = StepUpForge(seed: seed, message: message)
+        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = StepUpScenario(requests: [])
             try definition.mutate(&scenario, forge)
             // A case told to sign another message form says so in its own context.
@@ -37,7 +43,7 @@ public enum StepUpFamily: CatalogueFamily {
                 return nil
             }
             context.parameters["stepUpMessage"] = (approvals.first ?? message).rawValue
-            return definition.makeCase(prefix: "stepup", family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
         }
     }
 

@@ -12,7 +12,7 @@ struct ConsoleReport {
             let mark = group.findings.isEmpty ? paint("PASS", "32") : paint("FAIL", "31")
             let count = "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
             lines.append("\(mark) \(group.title) (\(count))")
-            for result in group.findings { lines.append("       " + result.summary) }
+            for result in group.findings + group.unsupported { lines.append("       " + result.summary) }
         }
         lines.append("")
         let tally = report.tally

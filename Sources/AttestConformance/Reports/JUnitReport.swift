@@ -23,6 +23,10 @@ struct JUnitReport {
                     lines.append(open + ">")
                     lines.append(#"      <error message="\#(escape(result.summary))" type="harness"/>"#)
                     lines.append("    </testcase>")
+                case .unsupported:
+                    lines.append(open + ">")
+                    lines.append(#"      <skipped message="\#(escape(result.summary))"/>"#)
+                    lines.append("    </testcase>")
                 }
             }
             lines.append("  </testsuite>")

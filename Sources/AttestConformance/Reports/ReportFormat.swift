@@ -24,7 +24,8 @@ struct RuleGroup {
     let statement: String?
     let results: [CaseResult]
 
-    var findings: [CaseResult] { results.filter { $0.status != .pass } }
+    var findings: [CaseResult] { results.filter { $0.status != .pass && $0.status != .unsupported } }
+    var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
 
     static func groups(_ report: RunReport, rules: [Rule]) -> [RuleGroup] {
         var order = ["valid"] + rules.map(\.id.rawValue)
@@ -42,9 +43,10 @@ struct RuleGroup {
 extension RunReport {
     /// "42 cases: 41 passed, 1 finding, 0 errors".
     var tally: String {
-        let passed = results.count - findings.count - errors.count
+        let passed = results.count - findings.count - errors.count - unsupported.count
         var text = "\(results.count) cases: \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
             + "\(errors.count) error\(errors.count == 1 ? "" : "s")"
+        if !unsupported.isEmpty { text += ", \(unsupported.count) unsupported" }
         if let regressions { text += "; \(regressions.count) regression\(regressions.count == 1 ? "" : "s") against the baseline" }
         return text
     }

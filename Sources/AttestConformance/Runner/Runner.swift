@@ -11,6 +11,9 @@ public struct CaseResult: Hashable, Sendable, Codable {
         case hang
         /// The harness could not get a verdict (adapter failure, malformed answer).
         case error
+        /// The verifier cannot judge this case where it runs (a lifetime case against a server on real time):
+        /// neither a pass nor a finding.
+        case unsupported
     }
 
     public let caseId: String
@@ -49,6 +52,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
             return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(got)"
         case .hang: return "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
         case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
+        case .unsupported: return "\(caseId) [\(ruleText)]: unsupported: \(message ?? "")"
         }
     }
 }
@@ -77,6 +81,8 @@ public struct RunReport: Hashable, Sendable, Codable {
     /// Wrong verdicts and hangs.
     public var findings: [CaseResult] { results.filter { $0.status == .finding || $0.status == .hang } }
     public var errors: [CaseResult] { results.filter { $0.status == .error } }
+    /// Cases the verifier could not judge where it runs, with the reason (not counted as passes or findings).
+    public var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
 
     /// 0 conformant (or no regressions against the baseline), 1 findings, 2 harness errors.
     public var exitCode: Int32 {
@@ -105,6 +111,8 @@ public struct Runner: Sendable {
             return judge(testCase, verdicts)
         } catch VerifierFailure.hang(let seconds) {
             return CaseResult(testCase, .hang, message: "no answer within \(seconds) s")
+        } catch VerifierFailure.unsupported(let reason) {
+            return CaseResult(testCase, .unsupported, message: reason)
         } catch {
             return CaseResult(testCase, .error, message: "\(error)")
         }

@@ -59,11 +59,15 @@ extension SessionVerifier {
 public enum VerifierFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case hang(seconds: Double)
     case contract(String)
+    /// The verifier cannot judge this case here (a lifetime case against a server that keeps real time): reported
+    /// apart, never as a pass or a finding.
+    case unsupported(String)
 
     public var description: String {
         switch self {
         case .hang(let seconds): return "no answer within \(seconds) s"
         case .contract(let reason): return reason
+        case .unsupported(let reason): return "unsupported: \(reason)"
         }
     }
 }

@@ -9,12 +9,13 @@
 #include <stdint.h>
 
 /* `target` is the request target as sent (path and query, undecoded); `headers` is "Name: value\n" per request
- * header. Fills *response (malloc'd; the server frees it), *content_type (static) and, for a redirect,
- * *location (static; NULL for none), returns the HTTP status. */
+ * header. Fills *response (malloc'd; the server frees it), *content_type (static), for a redirect *location
+ * (static; NULL for none), and optionally *extra_headers ("Name: value\n" lines, malloc'd; the server frees it;
+ * lines with a CR or without ": " are dropped), returns the HTTP status. */
 typedef unsigned (*chttp_handler)(void *context, const char *method, const char *target, const char *headers,
                                   const uint8_t *body,
                                   size_t body_length, uint8_t **response, size_t *response_length,
-                                  const char **content_type, const char **location);
+                                  const char **content_type, const char **location, char **extra_headers);
 
 typedef struct chttp_server chttp_server;
 

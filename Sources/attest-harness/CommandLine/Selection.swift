@@ -1,3 +1,4 @@
+import AttestAPIMap
 import AttestCatalogue
 import AttestConformance
 import AttestEvidence
@@ -34,29 +35,24 @@ enum Selection {
         }
     }
 
-    /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, `http://` or `civiq+http://`.
-    static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1) throws -> any AttestationVerifier {
+    /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, or `http(s)://` (our verdict
+    /// protocol, or with `api` the server's own API through its map).
+    static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1, api: MapOptions? = nil) throws -> any AttestationVerifier {
         if uri == "builtin:reference" { return ReferenceVerifier(profile: profile, name: uri) }
-        if uri.hasPrefix("civiq+http://") || uri.hasPrefix("civiq+https://") {
-            guard let url = URL(string: String(uri.dropFirst(6))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
-            guard profile.families == [PerRequestFamily.name] else {
-                throw UsageError("civiq+http drives the per-request family only; use --profile per-request-device-attestation or a profile of that family")
-            }
-            return CiviqDriver(baseURL: url, seed: seed, timeout: timeout)
+        for (scheme, file) in [("civiq+", "civiq"), ("striga+", "striga"), ("fido+", "fido")] where uri.hasPrefix(scheme + "http") {
+            throw UsageError("\(scheme)http:// is now an API map: --verifier \(uri.dropFirst(scheme.count)) --api apis/\(file).json")
         }
-        if uri.hasPrefix("fido+http://") || uri.hasPrefix("fido+https://") {
-            guard let url = URL(string: String(uri.dropFirst(5))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
-            guard profile.families == [WebAuthnFamily.name] else {
-                throw UsageError("fido+http drives the webauthn family only; use --profile webauthn-l3 or a profile of that family")
+        if let api {
+            guard uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri), url.host != nil else {
+                throw UsageError("--api drives a server at an http:// or https:// URL, not \"\(uri)\"")
             }
-            return FidoDriver(baseURL: url, seed: seed, timeout: timeout)
-        }
-        if uri.hasPrefix("striga+http://") || uri.hasPrefix("striga+https://") {
-            guard let url = URL(string: String(uri.dropFirst(7))), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
-            guard profile.families.contains(PasskeyImportFamily.name) else {
-                throw UsageError("striga+http drives the passkey-import family; use --profile device-bound-passkey-import --filter 'import.*'")
+            guard profile.families.contains(api.map.family) else {
+                throw UsageError("the \(api.map.name) map drives the \(api.map.family) family, which profile \(profile.name) does not cover")
             }
-            return StrigaDriver(baseURL: url, seed: seed, timeout: timeout)
+            return MapDriver(map: api.map, transport: HTTPMapTransport(baseURL: url, timeout: timeout, trustedCertificates: api.caCertificates),
+                             seed: seed, realTime: api.realTime) { event in
+                if case .waiting(let message) = event { Output.standardError("attest-harness run: \(message)\n") }
+            }
         }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
             guard let url = URL(string: uri), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
@@ -75,9 +71,35 @@ enum Selection {
             }
             return ReferenceVerifier(profile: profile.without(rule), name: uri)
         }
-        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port, civiq+http://host:port, striga+http://host:port, fido+http://host:port")
+        throw UsageError("unsupported verifier \"\(uri)\"; supported: builtin:reference, builtin:reference-without:<rule>, exec:<command>, http://host:port (our verdict protocol, or a server's own API with --api MAP)")
     }
 
     /// Shell-style glob match (`*`, `?`, `[...]`) of a case id.
     static func matches(_ glob: String, _ id: String) -> Bool { CaseFilter.matches(glob, id) }
+}
+
+/// `--api FILE` and what goes with it.
+struct MapOptions {
+    let map: APIMap
+    /// `--cacert FILE`: PEM CA certificates trusted for https instead of the system's.
+    let caCertificates: String?
+    let realTime: Bool
+
+    /// Reads and validates the map against the catalogue: its family, step kinds and rule ids must exist.
+    static func load(_ path: String, caCertificates: String?, realTime: Bool) throws -> MapOptions {
+        let map: APIMap
+        do {
+            map = try APIMap.load(contentsOf: URL(fileURLWithPath: path))
+            try MapDriver.validate(map)
+        } catch let error as APIMapError {
+            throw UsageError("API map \(path): \(error)")
+        }
+        if let caCertificates {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: caCertificates, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw UsageError("no such CA file \(caCertificates)")
+            }
+        }
+        return MapOptions(map: map, caCertificates: caCertificates, realTime: realTime)
+    }
 }

@@ -6,9 +6,13 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS]"
     static let options: [OptionSpec] = [
-        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), http://host:port (our verdict protocol) or civiq+http://host:port (seeds/001 API, live ceremony)."),
+        OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
+        OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
+        OptionSpec(name: "cacert", value: "FILE", help: "With --api: trust the PEM CA certificates in FILE for https (a staging server's private CA)."),
+        OptionSpec(name: "real-time", value: nil, help: "With --api against a server without a clock header: wait out the time between steps of lifetime cases (else they are reported unsupported)."),
+        OptionSpec(name: "dry-run", value: nil, help: "With --api: print the requests of the first selected case as curl lines (secrets redacted), answered by an in-process emulation of the map; nothing is sent."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),
@@ -25,7 +29,19 @@ enum RunCommand: Command {
         let profile = try Selection.profile(try arguments.required("profile"))
         let timeout = try arguments.number("timeout", default: 10, in: 0.01...3600, "seconds")
         let seed = try arguments.seed()
-        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed)
+        let api = try arguments.value("api").map {
+            try MapOptions.load($0, caCertificates: arguments.value("cacert"), realTime: arguments.flag("real-time"))
+        }
+        if api == nil {
+            for option in ["cacert", "real-time", "dry-run"] where arguments.value(option) != nil || arguments.flag(option) {
+                throw UsageError("--\(option) goes with --api MAP")
+            }
+        }
+        if let api, arguments.flag("dry-run") {
+            return try await DryRun.run(api.map, profile: profile, seed: seed, filter: arguments.value("filter"),
+                                        baseURL: try arguments.required("verifier"))
+        }
+        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed, api: api)
         let formatName = arguments.value("format") ?? "console"
         guard let format = ReportFormat(rawValue: formatName) else {
             throw UsageError("bad format \"\(formatName)\"; expected one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -50,6 +66,15 @@ enum RunCommand: Command {
         if let glob = arguments.value("filter") {
             cases = cases.filter { Selection.matches(glob, $0.id) }
             guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
+        }
+        if let api {
+            // A map drives one family's routes; the profile's other families have no route there.
+            let others = cases.filter { $0.family != api.map.family }.count
+            cases.removeAll { $0.family != api.map.family }
+            guard !cases.isEmpty else { throw UsageError("no case of the \(api.map.family) family is selected") }
+            if others > 0 {
+                Output.standardError("attest-harness run: \(others) cases of other families than \(api.map.family) are not run through the \(api.map.name) map\n")
+            }
         }
 
         // A verifier that cannot be reached at all is one clear error before any case (exit 2).

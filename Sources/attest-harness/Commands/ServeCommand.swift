@@ -6,12 +6,12 @@ import AttestServer
 enum ServeCommand: Command {
     static let name = "serve"
     static let abstract = "Serve the reference verifier over HTTP on 127.0.0.1 (attest-harness's verdict protocol)."
-    static let usage = "--profile P [--port N] [--without RULE] [--api civiq|striga|fido [--seed N]] [--association VARIANT --app-id ID --package NAME --fingerprints HEX,...]"
+    static let usage = "--profile P [--port N] [--without RULE] [--api MAP [--seed N]] [--association VARIANT --app-id ID --package NAME --fingerprints HEX,...]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "profile", value: "P", help: "The policy the server enforces (a built-in name or a JSON file)."),
         OptionSpec(name: "port", value: "N", help: "Port on 127.0.0.1 (default 8787; 0 picks a free one)."),
         OptionSpec(name: "without", value: "RULE", help: "Serve a mutant that skips RULE (to see a client catch it)."),
-        OptionSpec(name: "api", value: "NAME", help: "Also emulate a real API shape on the other paths: civiq (seeds/001, profile per-request-device-attestation) striga (seeds/000, profile device-bound-passkey-import) or fido (FIDO2 conformance server API, profile webauthn-l3)."),
+        OptionSpec(name: "api", value: "MAP", help: "Also serve the API an API map describes on the other paths, in front of the reference verifier (apis/civiq.json with profile per-request-device-attestation, apis/striga.json with device-bound-passkey-import, apis/fido.json with webauthn-l3, or your own map)."),
         .seed,
         OptionSpec(name: "association", value: "VARIANT",
                    help: "Also publish /.well-known/ association files: " + AssociationFiles.Variant.allCases.map(\.rawValue).joined(separator: ", ") + "."),
@@ -42,16 +42,11 @@ enum ServeCommand: Command {
         }
         let server: VerdictServer
         do {
-            var civiqSeed: UInt64?, strigaSeed: UInt64?, fidoSeed: UInt64?
-            switch arguments.value("api") {
-            case nil: break
-            case "civiq": civiqSeed = try arguments.seed()
-            case "striga": strigaSeed = try arguments.seed()
-            case "fido": fidoSeed = try arguments.seed()
-            case let other?: throw UsageError("bad --api \"\(other)\": expected civiq, striga or fido")
+            let api = try arguments.value("api").map { try MapOptions.load($0, caCertificates: nil, realTime: false).map }
+            if let api, !profile.families.contains(api.family) {
+                throw UsageError("the \(api.name) map serves the \(api.family) family, which profile \(profile.name) does not cover")
             }
-            server = try VerdictServer(profile: profile, port: port, association: association, civiqSeed: civiqSeed,
-                                       strigaSeed: strigaSeed, fidoSeed: fidoSeed)
+            server = try VerdictServer(profile: profile, port: port, association: association, api: api, seed: try arguments.seed())
         } catch {
             throw UsageError("\(error)")
         }
