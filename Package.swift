@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "AttestCatalogueTests",
                     dependencies: ["AttestCatalogue", "AttestConformance", "AttestReference", "AttestVerifiers",
                                    "AttestTesting", "AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
-                                   "AttestDER"]),
+                                   "AttestDER", "AttestAPIMap"]),
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
         .testTarget(name: "AttestCLITests",
                     dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto",

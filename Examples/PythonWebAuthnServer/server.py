@@ -270,6 +270,8 @@ def main():
     Handler.verbose = args.verbose
     server = Server(("127.0.0.1", args.port), Handler)
     stop = threading.Event()
+    # A parent may start us with these blocked (the mask is inherited across exec): stopping must still work.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     threading.Thread(target=server.serve_forever, daemon=True).start()

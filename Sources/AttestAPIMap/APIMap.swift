@@ -163,7 +163,8 @@ public struct FreshValue: Hashable, Sendable {
 }
 
 /// One step kind: values made fresh first, then the exchanges in order. Every exchange but the last prepares the
-/// step (asks for options, a challenge) and must be accepted; the last one's response is the step's verdict.
+/// step (asks for options, a challenge) and must answer a 2xx status with its captures; the last one's response
+/// is the step's verdict.
 public struct StepMap: Sendable {
     public var fresh: [FreshValue]
     public var exchanges: [Exchange]

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The subset of JSON Schema 2020-12 that vectors/schema.json uses: type, const, enum, required, properties,
-/// additionalProperties, items, minItems, minimum, pattern and local `$ref`s. Returns every violation.
+/// The subset of JSON Schema 2020-12 that vectors/schema.json and apis/api-map.schema.json use: type (one name),
+/// const, enum, required, properties, additionalProperties, propertyNames (a pattern), items, minItems, minimum,
+/// pattern, anyOf and local `$ref`s. Returns every violation.
 struct JSONSchemaValidator {
     let root: [String: Any]
 
@@ -14,6 +15,12 @@ struct JSONSchemaValidator {
             return validate(value, against: target, at: path)
         }
         var errors: [String] = []
+        if let alternatives = schema["anyOf"] as? [[String: Any]] {
+            let outcomes = alternatives.map { validate(value, against: $0, at: path) }
+            if !outcomes.contains(where: \.isEmpty) {
+                errors.append("\(path): matches none of \(alternatives.count) alternatives (first: \(outcomes.first?.first ?? ""))")
+            }
+        }
         if let constant = schema["const"], !equal(value, constant) { errors.append("\(path): not \(constant)") }
         if let options = schema["enum"] as? [Any], !options.contains(where: { equal(value, $0) }) {
             errors.append("\(path): \(value) not in \(options)")
@@ -23,6 +30,11 @@ struct JSONSchemaValidator {
             guard let object = value as? [String: Any] else { return errors + ["\(path): not an object"] }
             for key in schema["required"] as? [String] ?? [] where object[key] == nil { errors.append("\(path): missing \(key)") }
             let properties = schema["properties"] as? [String: Any] ?? [:]
+            if let names = (schema["propertyNames"] as? [String: Any])?["pattern"] as? String {
+                for key in object.keys where key.range(of: names, options: .regularExpression) == nil {
+                    errors.append("\(path): member name \(key) does not match \(names)")
+                }
+            }
             for (key, member) in object {
                 if let propertySchema = properties[key] as? [String: Any] {
                     errors += validate(member, against: propertySchema, at: "\(path).\(key)")
@@ -38,6 +50,12 @@ struct JSONSchemaValidator {
             if let items = schema["items"] as? [String: Any] {
                 for (index, item) in array.enumerated() { errors += validate(item, against: items, at: "\(path)[\(index)]") }
             }
+        case "number":
+            guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return errors + ["\(path): not a number"] }
+        case "null":
+            guard value is NSNull else { return errors + ["\(path): not null"] }
+        case "boolean":
+            guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return errors + ["\(path): not a boolean"] }
         case "string":
             guard let string = value as? String else { return errors + ["\(path): not a string"] }
             if let pattern = schema["pattern"] as? String, string.range(of: pattern, options: .regularExpression) == nil {
@@ -48,8 +66,10 @@ struct JSONSchemaValidator {
                 return errors + ["\(path): not an integer"]
             }
             if let minimum = schema["minimum"] as? Int, number.intValue < minimum { errors.append("\(path): below \(minimum)") }
-        default:
+        case nil:
             break
+        case let other?:
+            errors.append("\(path): the validator does not know type \(other)")
         }
         return errors
     }

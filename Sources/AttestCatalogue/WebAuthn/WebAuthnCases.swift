@@ -24,13 +24,15 @@ public enum WebAuthnFamily: CatalogueFamily {
     public static let stepKinds: [StepKind: String] = [
         .webAuthnRegistration: "A registration (WebAuthn L3 §7.1). Inputs: clientDataJSON, attestationObject (as the client "
             + "sent them), challenge (the bytes the relying party issued), user (the user handle of the account "
-            + "registering). Context parameters: rpId, origins (comma-separated), topOrigins (comma-separated parent "
+            + "registering), challengeSession (only when the challenge was issued to another client session than the one "
+            + "answering: that session's name). Context parameters: rpId, origins (comma-separated), topOrigins (comma-separated parent "
             + "origins the RP may be embedded in; empty for none), allowCrossOrigin (true/false), algorithms "
             + "(comma-separated COSE alg values offered), userVerification (required/preferred), attestation "
             + "(direct: a certificate chain to a trust anchor is required; none: any statement is acceptable).",
         .webAuthnAssertion: "An authentication assertion (WebAuthn L3 §7.2) for a credential registered earlier in the case. "
             + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, challenge, user (the user "
-            + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one).",
+            + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one), "
+            + "challengeSession (as in a registration).",
     ]
 
     /// Which steps a case has before its mutation.
@@ -89,10 +91,10 @@ public enum WebAuthnFamily: CatalogueFamily {
         var steps: [Step] = []
         for registration in scenario.registrations {
             let output = try registration.render()
-            steps.append(Step(kind: .webAuthnRegistration, inputs: [
-                .clientDataJSON: output.clientDataJSON, .attestationObject: output.attestationObject,
-                .challenge: output.challenge, .user: output.user,
-            ], breaks: scenario.brokenStep == steps.count ? rule : nil))
+            var inputs: [InputKey: [UInt8]] = [.clientDataJSON: output.clientDataJSON, .attestationObject: output.attestationObject,
+                                               .challenge: output.challenge, .user: output.user]
+            inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
+            steps.append(Step(kind: .webAuthnRegistration, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
         }
         for assertion in scenario.assertions {
             let output = try assertion.render()
@@ -100,6 +102,7 @@ public enum WebAuthnFamily: CatalogueFamily {
                           .authenticatorData: output.authenticatorData, .signature: output.signature,
                           .challenge: output.challenge, .user: output.user]
             inputs[.userHandle] = output.userHandle
+            inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
             steps.append(Step(kind: .webAuthnAssertion, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
         }
         return steps
@@ -387,6 +390,22 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "assertion-other-challenge", rule: .webAuthnChallenge, importance: .critical,
                    description: "The assertion answers the challenge of an earlier ceremony.", baseline: .assertions(.packed, [1, 2])) { scenario, _ in
             scenario.lastAssertion.clientData.challenge = Base64URL.encode(scenario.assertions[0].challenge)
+        },
+        Definition(variant: "answered-twice", rule: .webAuthnChallengeSingleUse, importance: .critical,
+                   description: "A second assertion answers the first assertion's challenge again (issued and signed over), as a replayed response does.",
+                   baseline: .assertions(.packed, [1, 2])) { scenario, _ in
+            scenario.lastAssertion.challenge = scenario.assertions[0].challenge
+            scenario.lastAssertion.clientData.challenge = Base64URL.encode(scenario.assertions[0].challenge)
+        },
+        Definition(variant: "other-session", rule: .webAuthnChallengeSession, importance: .critical,
+                   description: "The assertion's challenge was issued to another client session (its options were requested there) and is answered from this one.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.challengeSessions[scenario.registrations.count + scenario.assertions.count - 1] = "other"
+        },
+        Definition(variant: "registration-other-session", rule: .webAuthnChallengeSession, importance: .critical,
+                   description: "The registration's challenge was issued to another client session and is answered from this one (a registration completed in a session that never asked for it).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            scenario.challengeSessions[scenario.registrations.count - 1] = "other"
         },
         Definition(variant: "assertion-other-host", rule: .webAuthnOrigin, importance: .critical,
                    description: "The assertion comes from a look-alike host.", baseline: .assertions(.packed, [1])) { scenario, _ in

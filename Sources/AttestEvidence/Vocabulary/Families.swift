@@ -49,6 +49,7 @@ extension InputKey {
     public static let certificateChain = InputKey("certificateChain")
     public static let challenge = InputKey("challenge")
     public static let challengeId = InputKey("challengeId")
+    public static let challengeSession = InputKey("challengeSession")
     public static let clientData = InputKey("clientData")
     public static let clientDataJSON = InputKey("clientDataJSON")
     public static let credentialId = InputKey("credentialId")

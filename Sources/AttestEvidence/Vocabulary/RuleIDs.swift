@@ -67,6 +67,8 @@ extension RuleID {
     public static let webAuthnStructure: RuleID = "webauthn.structure"
     public static let webAuthnType: RuleID = "webauthn.clientData.type"
     public static let webAuthnChallenge: RuleID = "webauthn.clientData.challenge"
+    public static let webAuthnChallengeSession: RuleID = "webauthn.challenge.session"
+    public static let webAuthnChallengeSingleUse: RuleID = "webauthn.challenge.singleUse"
     public static let webAuthnOrigin: RuleID = "webauthn.clientData.origin"
     public static let webAuthnCrossOrigin: RuleID = "webauthn.clientData.crossOrigin"
     public static let webAuthnTopOrigin: RuleID = "webauthn.clientData.topOrigin"

@@ -8,6 +8,9 @@ public struct WebAuthnScenario: Sendable {
     public var registrations: [RegistrationBlueprint]
     public var assertions: [WebAuthnAssertionBlueprint]
     public var brokenStep: Int?
+    /// Steps (by index) whose challenge was issued to another client session than the one answering, and that
+    /// session's name (the step's `challengeSession` input).
+    public var challengeSessions: [Int: String] = [:]
 
     /// The last assertion, which most assertion mutations target.
     public var lastAssertion: WebAuthnAssertionBlueprint {

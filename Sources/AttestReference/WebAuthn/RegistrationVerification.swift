@@ -10,6 +10,8 @@ enum RegistrationVerification {
         let clientDataJSON = try step.input(.clientDataJSON)
         let user = try step.input(.user)
 
+        // The challenge belongs to this session and this ceremony only (§13.4.3).
+        try state.useChallenge(step, policy: policy)
         // Steps 5-11.
         try CeremonyChecks.verifyClientData(clientDataJSON, type: WebAuthnFormat.createType, challenge: try step.input(.challenge),
                                             parameters, policy: policy)

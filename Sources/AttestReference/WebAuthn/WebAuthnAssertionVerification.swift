@@ -10,6 +10,8 @@ enum WebAuthnAssertionVerification {
         let clientDataJSON = try step.input(.clientDataJSON)
         let authenticatorData = try step.input(.authenticatorData)
         let user = try step.input(.user)
+        // The challenge belongs to this session and this ceremony only (§13.4.3).
+        try server.webAuthn.useChallenge(step, policy: policy)
 
         // Steps 5-6: the record by rawId; a verifier without that check uses the user's credential.
         let recordId: [UInt8]

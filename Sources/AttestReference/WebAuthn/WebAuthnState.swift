@@ -1,4 +1,6 @@
+import AttestConformance
 import AttestCrypto
+import AttestEvidence
 
 /// What a relying party stores per credential (WebAuthn L3 §7.1 step 27): its owner, key and counter.
 struct WebAuthnState {
@@ -11,6 +13,22 @@ struct WebAuthnState {
     }
 
     var credentials: [[UInt8]: CredentialRecord] = [:]
+    /// Challenges already answered (forgotten all at once past 65536, so a long-running server stays bounded;
+    /// its challenges are fresh random values, never reused by honest clients).
+    var usedChallenges = Set<[UInt8]>()
+
+    /// Refuses a challenge answered before (WebAuthn §13.4.3), or one issued to another client session, then
+    /// marks it used.
+    mutating func useChallenge(_ step: VerifierStep, policy: Policy) throws {
+        let challenge = try step.input(.challenge)
+        if let session = step.inputs[.challengeSession] {
+            try policy.require(.webAuthnChallengeSession, false,
+                               "the challenge was issued to client session \"\(String(decoding: session, as: UTF8.self))\", not the one answering")
+        }
+        try policy.require(.webAuthnChallengeSingleUse, !usedChallenges.contains(challenge), "the challenge was answered before")
+        if usedChallenges.count >= 65536 { usedChallenges.removeAll() }
+        usedChallenges.insert(challenge)
+    }
 
     func passkeyCount(of user: [UInt8]) -> Int { credentials.values.filter { $0.user == user }.count }
 }

@@ -1,0 +1,106 @@
+import AttestAPIMap
+import AttestCatalogue
+import AttestConformance
+import AttestEvidence
+import AttestVerifiers
+import Foundation
+import Testing
+
+/// A map written from scratch as a user would: `Examples/PythonWebAuthnServer` is a py_webauthn server with its own
+/// routes, JSON and cookie sessions (installed from PyPI into a virtualenv under .build), and its `api-map.json`
+/// shares nothing with ours but the format. The whole webauthn-l3 profile runs through that map against that
+/// server, and its findings are py_webauthn's known results in docs/results.md (written by scripts/compare from the
+/// library's exec adapter), except where the server's own code does what the adapter leaves to its caller: it keeps
+/// each challenge in the client's session and uses it once.
+@Suite(.serialized) struct ExampleServerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let example = root.appendingPathComponent("Examples/PythonWebAuthnServer")
+    /// The rules the example's own code handles (the adapter's outOfScope says the caller must).
+    static let handledByTheServer: Set<RuleID> = [.webAuthnChallengeSession, .webAuthnChallengeSingleUse]
+
+    /// The virtualenv's python, made and filled from the example's pinned requirements when missing.
+    static func python() throws -> URL {
+        let venv = root.appendingPathComponent(".build/example-server-venv")
+        let python = venv.appendingPathComponent("bin/python")
+        let marker = venv.appendingPathComponent("installed-requirements.txt")
+        let requirements = try String(contentsOf: example.appendingPathComponent("requirements.txt"), encoding: .utf8)
+        if (try? String(contentsOf: marker, encoding: .utf8)) == requirements { return python }
+        if !FileManager.default.fileExists(atPath: python.path) {
+            let made = try CommandLineTests.launch(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-m", "venv", venv.path])
+            try #require(made.status == 0, "python3 -m venv failed: \(made.stderr)")
+        }
+        let pip = try CommandLineTests.launch(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r",
+                                                        example.appendingPathComponent("requirements.txt").path])
+        try #require(pip.status == 0, "pip install from PyPI failed: \(pip.stderr.suffix(500))")
+        try requirements.write(to: marker, atomically: true, encoding: .utf8)
+        return python
+    }
+
+    /// The case ids whose py_webauthn cell in docs/results.md is not "ok" (rows of rules where every case agrees are
+    /// not listed there).
+    static func knownDisagreements(library: String) throws -> Set<String> {
+        let text = try String(contentsOf: root.appendingPathComponent("docs/results.md"), encoding: .utf8)
+        var column: Int?
+        var ids = Set<String>()
+        for line in text.split(separator: "\n").map(String.init) {
+            let cells = line.replacingOccurrences(of: "\\|", with: "¦").split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            if line.hasPrefix("| case |") { column = cells.firstIndex(of: library) }
+            guard line.hasPrefix("| `"), let column, column < cells.count else { continue }
+            if cells[column] != "ok" { ids.insert(cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))) }
+        }
+        return ids
+    }
+
+    @Test func theWebAuthnProfileThroughTheExampleMapFindsWhatTheLibraryIsKnownFor() async throws {
+        let python = try Self.python()
+        let profile = Profile.webAuthnL3
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let context = try #require(cases.first?.context)
+        let parameters = context.parameters
+        let config: [String: Any] = [
+            "rpId": parameters["rpId"] ?? "", "rpName": "attest-harness example",
+            "origins": (parameters["origins"] ?? "").split(separator: ",").map(String.init),
+            "algorithms": (parameters["algorithms"] ?? "").split(separator: ",").compactMap { Int($0) },
+            "userVerification": parameters["userVerification"] ?? "preferred", "attestation": parameters["attestation"] ?? "none",
+            "trustAnchors": context.trustAnchors,
+        ]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("example-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configFile = directory.appendingPathComponent("config.json")
+        try JSONSerialization.data(withJSONObject: config).write(to: configFile)
+
+        let server = Process()
+        server.executableURL = python
+        server.arguments = [Self.example.appendingPathComponent("server.py").path, "--config", configFile.path, "--port", "0"]
+        let out = Pipe()
+        server.standardOutput = out
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            // SIGTERM, then SIGKILL if it has not exited within 5 s: no server outlives the test.
+            server.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while server.isRunning, Date() < deadline { usleep(50_000) }
+            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+            server.waitUntilExit()
+        }
+        let line = HTTPVerifierTests.firstLine(out)
+        let url = try #require(URL(string: String(line.dropFirst("listening on ".count))), "the server said \(line)")
+
+        let map = try APIMap.load(contentsOf: Self.example.appendingPathComponent("api-map.json"))
+        try MapDriver.validate(map)
+        let driver = MapDriver(map: map, transport: HTTPMapTransport(baseURL: url, timeout: 30), seed: 1)
+        let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+
+        #expect(report.errors.isEmpty, "\(report.errors.map(\.summary))")
+        let known = try Self.knownDisagreements(library: "py_webauthn")
+        #expect(!known.isEmpty)
+        let handled = Set(cases.filter { $0.rule.map(Self.handledByTheServer.contains) ?? false }.map(\.id))
+        #expect(!handled.isEmpty)
+        let found = Set(report.results.filter { $0.status != .pass }.map(\.caseId))
+        #expect(found == known.subtracting(handled), "found but not known: \(found.subtracting(known).sorted()); known but not found: \(known.subtracting(handled).subtracting(found).sorted())")
+        // The session-binding and reused-challenge cases ran live and the server's sessions refused them.
+        for id in handled { #expect(report.results.first { $0.caseId == id }?.status == .pass, "\(id)") }
+    }
+}

@@ -1,0 +1,111 @@
+import AttestAPIMap
+import AttestConformance
+import AttestVerifiers
+import Foundation
+import Testing
+
+/// The API map format: every map the repository ships (apis/ and Examples/) satisfies apis/api-map.schema.json and
+/// loads and validates against the catalogue, and a broken map is refused with the JSON pointer of the fault.
+@Suite struct APIMapFormatTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var shippedMaps: [URL] {
+        let apis = (try? FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("apis"), includingPropertiesForKeys: nil)) ?? []
+        let examples = (try? FileManager.default.contentsOfDirectory(at: root.appendingPathComponent("Examples"), includingPropertiesForKeys: nil)) ?? []
+        return (apis.filter { $0.pathExtension == "json" && !$0.lastPathComponent.contains("schema") }
+            + examples.map { $0.appendingPathComponent("api-map.json") }.filter { FileManager.default.fileExists(atPath: $0.path) })
+            .sorted { $0.path < $1.path }
+    }
+
+    @Test func theShippedMapsAreTheThreeAPIsAndTheExample() {
+        #expect(Self.shippedMaps.map(\.lastPathComponent) == ["api-map.json", "civiq.json", "fido.json", "striga.json"])
+    }
+
+    @Test(arguments: shippedMaps)
+    func aShippedMapSatisfiesTheSchemaAndLoads(file: URL) throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("apis/api-map.schema.json"))) as? [String: Any])
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: file))
+        #expect(JSONSchemaValidator(root: schema).validate(document) == [])
+        let map = try APIMap.load(contentsOf: file)
+        try MapDriver.validate(map)
+        #expect(!map.steps.isEmpty)
+    }
+
+    /// The fido map with one change, and the pointer and words its error must carry.
+    nonisolated(unsafe) static let faults: [(change: @Sendable (inout [String: Any]) -> Void, pointer: String, words: String)] = [
+        ({ $0["format"] = "attest-harness-api-map/9" }, "/format", "expected \"attest-harness-api-map/1\""),
+        ({ $0["sessions"] = "jar" }, "/sessions", "expected \"cookies\" or \"none\""),
+        ({ $0["colour"] = "blue" }, "/colour", "unknown member"),
+        ({ $0["family"] = "webauth" }, "/family", "unknown family"),
+        ({ map in
+            var steps = map["steps"] as! [String: Any]
+            steps["webauthn.registraton"] = steps.removeValue(forKey: "webauthn.registration")
+            map["steps"] = steps
+        }, "/steps/webauthn.registraton", "no step kind"),
+        ({ map in
+            map["verdict"] = ["accept": ["status": "2xx"], "rules": ["42": "webauthn.nonexistent"]]
+        }, "/verdict/rules/42", "no rule webauthn.nonexistent"),
+        ({ map in
+            map["verdict"] = ["reason": "body:/error"]
+        }, "/verdict/reason", "not a response source"),
+        ({ map in
+            var steps = map["steps"] as! [String: Any]
+            var registration = steps["webauthn.registration"] as! [String: Any]
+            var exchanges = registration["exchanges"] as! [[String: Any]]
+            var request = exchanges[1]["request"] as! [String: Any]
+            var json = request["json"] as! [String: Any]
+            var response = json["response"] as! [String: Any]
+            response["clientDataJSON"] = ["$": "input.clientDataJSON", "as": "base65"]
+            json["response"] = response
+            request["json"] = json
+            exchanges[1]["request"] = request
+            registration["exchanges"] = exchanges
+            steps["webauthn.registration"] = registration
+            map["steps"] = steps
+        }, "/steps/webauthn.registration/exchanges/1/request/json/response/clientDataJSON/as", "unknown encoding \"base65\""),
+        ({ map in
+            var steps = map["steps"] as! [String: Any]
+            var assertion = steps["webauthn.assertion"] as! [String: Any]
+            var exchanges = assertion["exchanges"] as! [[String: Any]]
+            var request = exchanges[0]["request"] as! [String: Any]
+            request["json"] = ["username": ["$": "identity.nobody"]]
+            exchanges[0]["request"] = request
+            assertion["exchanges"] = exchanges
+            steps["webauthn.assertion"] = assertion
+            map["steps"] = steps
+        }, "/steps/webauthn.assertion/exchanges/0", "identity.nobody is used but not declared"),
+        ({ map in
+            var steps = map["steps"] as! [String: Any]
+            var assertion = steps["webauthn.assertion"] as! [String: Any]
+            var exchanges = assertion["exchanges"] as! [[String: Any]]
+            var request = exchanges[0]["request"] as! [String: Any]
+            request["json"] = ["token": ["$": "env.HOME"]]
+            exchanges[0]["request"] = request
+            assertion["exchanges"] = exchanges
+            steps["webauthn.assertion"] = assertion
+            map["steps"] = steps
+        }, "/steps/webauthn.assertion/exchanges/0", "may only be used in a header"),
+    ]
+
+    @Test(arguments: faults.indices)
+    func aBrokenMapIsRefusedAtItsPointer(index: Int) throws {
+        var map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("apis/fido.json"))) as? [String: Any])
+        let fault = Self.faults[index]
+        fault.change(&map)
+        let data = try JSONSerialization.data(withJSONObject: map)
+        do {
+            let loaded = try APIMap(json: try JSONValue.parse(data))
+            try MapDriver.validate(loaded)
+            Issue.record("the broken map was accepted (\(fault.pointer))")
+        } catch let error as APIMapError {
+            #expect(error.pointer == fault.pointer, "\(error)")
+            #expect(error.message.contains(fault.words), "\(error)")
+        }
+    }
+
+    @Test func anOversizedOrDeepMapIsRefusedBeforeUse() throws {
+        #expect(throws: APIMapError.self) { try JSONValue.parse(Data(repeating: 0x20, count: APIMap.sizeLimit + 1)) }
+        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(throws: APIMapError.self) { try JSONValue.parse(Data(deep.utf8)) }
+    }
+}
