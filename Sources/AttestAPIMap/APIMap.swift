@@ -121,6 +121,15 @@ public struct APIMap: Sendable {
         return names
     }
 
+    /// The environment variables the map's headers read (secrets: their values are redacted from every report).
+    public var environmentNames: Set<String> {
+        var templates = Array(headers.values)
+        for step in steps.values { for exchange in step.exchanges { templates += exchange.request.headers.values } }
+        var names = Set<String>()
+        for template in templates { for case .environment(let name) in template.sources { names.insert(name) } }
+        return names
+    }
+
     /// The verdict map of `kind` (its own, or the map's).
     public func verdict(for kind: StepKind) -> VerdictMap { steps[kind]?.verdict ?? verdict }
 }

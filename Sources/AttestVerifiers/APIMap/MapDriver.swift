@@ -10,8 +10,10 @@ import Foundation
 /// replace the forged ones and the case is forged again around them, once per new server value, never per step;
 /// values the map declares fresh (user names, credential ids) are replaced before first use, since a deployed
 /// server keeps every earlier case's users. Each simulated session has its own cookie jar. Requests carry the
-/// step's time in the map's clock header; against a server on real time, cases whose steps are apart in time are
-/// `unsupported` unless `realTime` waits them out. Cases run one at a time: they share what the server stores.
+/// step's time in the map's clock header. Against a server on real time (no clock header), a case whose steps are
+/// more than `realTimeThreshold` apart (a lifetime case: a challenge used after it expired) is `unsupported`, with
+/// the reason, unless `realTime` waits out the time between its steps; closer steps are sent at once, which keeps
+/// within every lifetime. Cases run one at a time: they share what the server stores.
 public struct MapDriver: AttestationVerifier {
     public let map: APIMap
     public let transport: any MapTransport
@@ -20,6 +22,10 @@ public struct MapDriver: AttestationVerifier {
     public var realTime: Bool
     /// Where `env.*` values come from.
     public var environment: [String: String]
+    /// How long to wait for real time (injected by tests; `Task.sleep` by default).
+    public var sleep: @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }
+    /// Steps further apart than this need a clock header or `realTime`: every lifetime the catalogue tests is longer.
+    public static let realTimeThreshold: TimeInterval = 60
     /// Told about every request sent (dry runs print them) and every wait (progress).
     public var observer: (@Sendable (Event) -> Void)?
 
@@ -83,9 +89,9 @@ struct MapCaseRun {
 
     mutating func verdicts() async throws -> [Verdict] {
         let times = testCase.steps.map { $0.time ?? testCase.context.time }
-        let apart = Set(times).count > 1
-        if driver.map.clockHeader == nil, apart, !driver.realTime {
-            throw VerifierFailure.unsupported("its steps are \(Int((times.max() ?? .distantPast).timeIntervalSince(times.min() ?? .distantPast))) s apart and the \(driver.map.name) map's server keeps real time (no clock header); --real-time waits instead")
+        let gap = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }.max() ?? 0
+        if driver.map.clockHeader == nil, gap > MapDriver.realTimeThreshold, !driver.realTime {
+            throw VerifierFailure.unsupported("two of its steps are \(Int(gap)) s apart and the \(driver.map.name) map's server keeps real time (no clock header); --real-time waits instead")
         }
         var verdicts: [Verdict] = []
         for index in testCase.steps.indices {
@@ -93,7 +99,7 @@ struct MapCaseRun {
                 let wait = times[index].timeIntervalSince(times[index - 1])
                 if wait > 0 {
                     driver.observer?(.waiting("\(testCase.id): waiting \(Int(wait.rounded(.up))) s before step \(index) (real time)"))
-                    try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+                    try await driver.sleep(wait)
                 }
             }
             verdicts.append(try await send(step: index))
@@ -169,7 +175,7 @@ struct MapCaseRun {
             }
             if let cookies = sessions[sessionName]?.cookieHeader { request.headers.append(("Cookie", cookies)) }
             driver.observer?(.request(request.curl(baseURL: URL(string: driver.transport.name) ?? URL(fileURLWithPath: "/"),
-                                                   secretHeaders: driver.map.secretHeaders)))
+                                                   secretHeaders: driver.map.secretHeaders.union(["cookie"]))))
             let response = try await driver.transport.send(request)
             if driver.map.cookieSessions { sessions[sessionName, default: MapSession()].takeCookies(from: response) }
             let verdictMap = driver.map.verdict(for: current.kind)

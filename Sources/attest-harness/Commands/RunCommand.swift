@@ -88,7 +88,9 @@ enum RunCommand: Command {
         }
         Output.endProgress()
         // The Authorization value a live driver sends never reaches a report, whatever a server echoes back.
-        report = report.redacting(RunReport.authorizationSecrets(ProcessInfo.processInfo.environment["ATTEST_HARNESS_AUTHORIZATION"]))
+        let environment = ProcessInfo.processInfo.environment
+        let secretNames = ["ATTEST_HARNESS_AUTHORIZATION"] + (api?.map.environmentNames.sorted() ?? [])
+        report = report.redacting(secretNames.flatMap { RunReport.authorizationSecrets(environment[$0]) })
         if let baseline { report = report.compared(with: baseline) }
         let out = arguments.value("out")
         let text = try format.render(report, rules: BuiltinCatalogue.rules,
