@@ -49,43 +49,34 @@ import Testing
             map["verdict"] = ["reason": "body:/error"]
         }, "/verdict/reason", "not a response source"),
         ({ map in
-            var steps = map["steps"] as! [String: Any]
-            var registration = steps["webauthn.registration"] as! [String: Any]
-            var exchanges = registration["exchanges"] as! [[String: Any]]
-            var request = exchanges[1]["request"] as! [String: Any]
-            var json = request["json"] as! [String: Any]
-            var response = json["response"] as! [String: Any]
-            response["clientDataJSON"] = ["$": "input.clientDataJSON", "as": "base65"]
-            json["response"] = response
-            request["json"] = json
-            exchanges[1]["request"] = request
-            registration["exchanges"] = exchanges
-            steps["webauthn.registration"] = registration
-            map["steps"] = steps
+            editRequest(&map, "webauthn.registration", 1) { request in
+                var json = request["json"] as! [String: Any]
+                var response = json["response"] as! [String: Any]
+                response["clientDataJSON"] = ["$": "input.clientDataJSON", "as": "base65"]
+                json["response"] = response
+                request["json"] = json
+            }
         }, "/steps/webauthn.registration/exchanges/1/request/json/response/clientDataJSON/as", "unknown encoding \"base65\""),
         ({ map in
-            var steps = map["steps"] as! [String: Any]
-            var assertion = steps["webauthn.assertion"] as! [String: Any]
-            var exchanges = assertion["exchanges"] as! [[String: Any]]
-            var request = exchanges[0]["request"] as! [String: Any]
-            request["json"] = ["username": ["$": "identity.nobody"]]
-            exchanges[0]["request"] = request
-            assertion["exchanges"] = exchanges
-            steps["webauthn.assertion"] = assertion
-            map["steps"] = steps
+            editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["username": ["$": "identity.nobody"]] }
         }, "/steps/webauthn.assertion/exchanges/0", "identity.nobody is used but not declared"),
         ({ map in
-            var steps = map["steps"] as! [String: Any]
-            var assertion = steps["webauthn.assertion"] as! [String: Any]
-            var exchanges = assertion["exchanges"] as! [[String: Any]]
-            var request = exchanges[0]["request"] as! [String: Any]
-            request["json"] = ["token": ["$": "env.HOME"]]
-            exchanges[0]["request"] = request
-            assertion["exchanges"] = exchanges
-            steps["webauthn.assertion"] = assertion
-            map["steps"] = steps
+            editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["token": ["$": "env.HOME"]] }
         }, "/steps/webauthn.assertion/exchanges/0", "may only be used in a header"),
     ]
+
+    /// Applies `change` to the request of exchange `index` of step kind `kind`.
+    @Sendable static func editRequest(_ map: inout [String: Any], _ kind: String, _ index: Int, _ change: (inout [String: Any]) -> Void) {
+        var steps = map["steps"] as! [String: Any]
+        var step = steps[kind] as! [String: Any]
+        var exchanges = step["exchanges"] as! [[String: Any]]
+        var request = exchanges[index]["request"] as! [String: Any]
+        change(&request)
+        exchanges[index]["request"] = request
+        step["exchanges"] = exchanges
+        steps[kind] = step
+        map["steps"] = steps
+    }
 
     @Test(arguments: faults.indices)
     func aBrokenMapIsRefusedAtItsPointer(index: Int) throws {

@@ -99,7 +99,7 @@ import Testing
         // non-generic types unqualified in a type position, where an ambiguous name does not compile (in an
         // expression such as `Name.self` the type checker would quietly pick one).
         let ourModules = ["AttestConformance", "AttestEvidence", "AttestForge", "AttestCatalogue", "AttestReference",
-                          "AttestVerifiers", "AttestTesting", "AttestDER", "AttestCBOR", "AttestCrypto"]
+                          "AttestVerifiers", "AttestAPIMap", "AttestTesting", "AttestDER", "AttestCBOR", "AttestCrypto"]
         let references = try Self.ourDeclarations().filter { !$0.generic && ["struct", "enum", "class", "actor", "protocol", "typealias"].contains($0.kind) }
             .filter { !$0.file.hasPrefix("Fuzz/") && !$0.file.hasPrefix("AttestServer/") && !$0.file.hasPrefix("AttestBenchmarks/") && !$0.file.hasPrefix("AttestCBORReference/") }
             .map { $0.kind == "protocol" ? "any \($0.name)" : $0.name }
