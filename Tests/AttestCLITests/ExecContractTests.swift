@@ -27,6 +27,26 @@ import Testing
         #expect(result.stdout.contains("41 cases: 1 passed, 40 findings, 0 errors"))
     }
 
+    /// An adapter that cannot judge a step answers `unsupported`: the case is reported apart, with the adapter's
+    /// reason, never as a pass or a finding, and the exit status ignores it; in JUnit it is a skipped testcase.
+    @Test func unsupportedIsAnAnswerNotAVerdict() throws {
+        let script = #"import json,sys; s=json.load(sys.stdin); print(json.dumps({"format":"attest-harness-exec-results/1","harness":"x","results":[{"id":c["id"],"verdicts":[{"outcome":"unsupported","reason":"no tpm verifier"} for _ in c["steps"]]} for c in s["cases"]]}))"#
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unsupported-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let adapter = directory.appendingPathComponent("adapter.py")
+        try script.write(to: adapter, atomically: true, encoding: .utf8)
+        let console = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--filter", "webauthn.valid.*",
+                                               "--verifier", "exec:python3 \(adapter.path)")
+        #expect(console.status == 0, "\(console.stdout)")
+        #expect(console.stdout.contains("3 cases: 0 passed, 0 findings, 0 errors, 3 unsupported"), "\(console.stdout)")
+        #expect(console.stdout.contains("unsupported: step 0: no tpm verifier"))
+        let junit = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--filter", "webauthn.valid.*", "--format", "junit",
+                                             "--verifier", "exec:python3 \(adapter.path)")
+        #expect(junit.stdout.components(separatedBy: "<skipped ").count == 4, "\(junit.stdout)")
+        #expect(junit.stdout.contains(#"failures="0""#))
+    }
+
     @Test(arguments: [
         ("sleep 30", Int32(1), "HANG"),
         ("false", Int32(2), "exited with status 1"),

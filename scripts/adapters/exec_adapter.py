@@ -7,7 +7,7 @@ import sys
 
 
 class Unsupported(Exception):
-    """A step kind the adapter does not handle: the adapter exits non-zero (a harness error, never a verdict)."""
+    """A step the library cannot judge (a step kind or format it lacks): answered `unsupported`, never a verdict."""
 
 
 def b64url(data: bytes) -> str:
@@ -26,8 +26,8 @@ def run(name: str, verify, new_state=dict) -> None:
             try:
                 verify(step["kind"], inputs, context, state)
                 verdicts.append({"outcome": "accept"})
-            except Unsupported:
-                raise
+            except Unsupported as error:
+                verdicts.append({"outcome": "unsupported", "reason": str(error)[:400]})
             except Exception as error:  # the library refused (or failed on) the evidence
                 verdicts.append({"outcome": "reject", "reason": f"{type(error).__name__}: {error}"[:400]})
         results.append({"id": case["id"], "verdicts": verdicts})

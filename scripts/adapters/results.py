@@ -12,6 +12,8 @@ def classify(result, adapter):
     for pattern, reason in adapter["unsupported"].items():
         if fnmatch.fnmatch(result["caseId"], pattern):
             return "unsupported", reason
+    if result["status"] == "unsupported":  # the adapter answered `unsupported` for a step it cannot judge
+        return "unsupported", result.get("message", "")
     if result["status"] == "pass":
         return "agree", ""
     if result["status"] == "error":
@@ -23,7 +25,20 @@ def classify(result, adapter):
         f" ({actual['reason'][:140]})" if actual.get("reason") else "")
 
 
+def rule_levels():
+    """Each rule's level (MUST, SHOULD or POLICY), from the vector files the harness writes."""
+    import glob
+    import os
+    levels = {}
+    for path in glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "vectors", "*.json")):
+        document = json.load(open(path))
+        for rule in document.get("rules", []) if isinstance(document, dict) else []:
+            levels[rule["id"]] = rule.get("level", "?")
+    return levels
+
+
 def main(pairs):
+    levels = rule_levels()
     runs = []
     for adapter_path, report_path in zip(pairs[::2], pairs[1::2]):
         runs.append((json.load(open(adapter_path)), json.load(open(report_path))))
@@ -32,14 +47,20 @@ def main(pairs):
            "`scripts/adapters/` that injects our test roots and the case's time. **finding**: the library's verdict",
            "differs from the expectation on a rule it claims. *policy*: a rule the library leaves to its caller, by its",
            "own documentation. *unsupported*: a format the library does not implement.", ""]
-    out += ["| library | profile | cases | agree | findings | policy | unsupported | errors |", "|---|---|---|---|---|---|---|---|"]
+    out += ["| library | profile | cases | agree | findings (MUST / SHOULD / POLICY rules) | policy | unsupported | errors |",
+            "|---|---|---|---|---|---|---|---|"]
     by_profile = defaultdict(list)
     for adapter, report in runs:
         counts = defaultdict(int)
+        by_level = defaultdict(int)
         for result in report["results"]:
-            counts[classify(result, adapter)[0]] += 1
+            kind = classify(result, adapter)[0]
+            counts[kind] += 1
+            if kind == "finding":  # a valid case refused breaks no rule: counted with the MUSTs
+                by_level[levels.get(result.get("rule"), "MUST") if result.get("rule") else "MUST"] += 1
+        split = " / ".join(str(by_level[level]) for level in ["MUST", "SHOULD", "POLICY"])
         out.append(f"| {adapter['name']} ({adapter['package']}) | {report['profile']} | {len(report['results'])} | "
-                   f"{counts['agree']} | {counts['finding']} | {counts['policy']} | {counts['unsupported']} | {counts['error']} |")
+                   f"{counts['agree']} | {counts['finding']} ({split}) | {counts['policy']} | {counts['unsupported']} | {counts['error']} |")
         by_profile[report["profile"]].append((adapter, report))
     for profile, entries in by_profile.items():
         out += ["", f"## {profile}", ""]
@@ -58,10 +79,11 @@ def main(pairs):
                     cells.append({"agree": "ok", "finding": f"**finding**: {detail}", "policy": f"*policy*: {detail}",
                                   "unsupported": f"*unsupported*: {detail}", "error": f"error: {detail}"}[kind])
                 rows.append((case_id, results[0][case_id], cells))
+            level = f" ({levels[rule]})" if rule in levels else ""
             if all(cell == "ok" for _, _, cells in rows for cell in cells):
-                out.append(f"- `{rule}`: all {len(ids)} case(s) agree in {', '.join(names)}")
+                out.append(f"- `{rule}`{level}: all {len(ids)} case(s) agree in {', '.join(names)}")
                 continue
-            out += ["", f"### `{rule}`", "", "| case | expected | " + " | ".join(names) + " |",
+            out += ["", f"### `{rule}`{level}", "", "| case | expected | " + " | ".join(names) + " |",
                     "|---|---|" + "---|" * len(names)]
             for case_id, first, cells in rows:
                 # Every rule of a claimed profile is enforced, so a case expects rejection exactly when it breaks one.

@@ -22,21 +22,50 @@ public enum BugClass: String, Hashable, Sendable, Codable, CaseIterable {
     case signature
 }
 
+/// How binding a rule is: the RFC 2119 word of the clause it quotes, or none (a profile's hardening choice). A
+/// finding under a POLICY rule says the verifier is less strict than the profile, not that it breaks a spec.
+public enum RuleLevel: String, Hashable, Sendable, Codable, CaseIterable, Comparable {
+    /// The clause says MUST (SHALL, REQUIRED, or a numbered verification step): a verifier that misses it does not
+    /// conform.
+    case must = "MUST"
+    /// The clause says SHOULD (RECOMMENDED): a conforming verifier may deviate, knowingly.
+    case should = "SHOULD"
+    /// No clause requires it: a hardening choice of the profile (or of a platform owner's own verifier).
+    case policy = "POLICY"
+
+    private var rank: Int {
+        switch self {
+        case .must: 0
+        case .should: 1
+        case .policy: 2
+        }
+    }
+
+    public static func < (lhs: RuleLevel, rhs: RuleLevel) -> Bool { lhs.rank < rhs.rank }
+}
+
 /// One check a verifier must make.
 public struct Rule: Hashable, Sendable, Codable {
     public let id: RuleID
     /// One line: what must hold.
     public let statement: String
+    /// How binding it is.
+    public let level: RuleLevel
     /// The specification clause or document the rule comes from.
     public let source: String
+    /// The binding words of that clause, quoted (for POLICY: why the profile chooses it).
+    public let quote: String?
     public let bugClass: BugClass
     /// Advisories, issues and CVEs of verifiers that missed this rule.
     public let references: [String]
 
-    public init(_ id: RuleID, _ statement: String, source: String, bugClass: BugClass, references: [String] = []) {
+    public init(_ id: RuleID, _ statement: String, level: RuleLevel, quote: String? = nil, source: String, bugClass: BugClass,
+                references: [String] = []) {
         self.id = id
         self.statement = statement
+        self.level = level
         self.source = source
+        self.quote = quote
         self.bugClass = bugClass
         self.references = references
     }

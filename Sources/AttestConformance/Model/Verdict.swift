@@ -3,6 +3,9 @@ public struct Verdict: Hashable, Sendable, Codable {
     public enum Outcome: String, Hashable, Sendable, Codable {
         case accept
         case reject
+        /// The verifier cannot judge this step (a statement format or algorithm it does not implement): neither an
+        /// acceptance nor a refusal. The case is reported unsupported, apart from passes and findings.
+        case unsupported
     }
 
     public let outcome: Outcome

@@ -11,11 +11,12 @@ struct ConsoleReport {
         for group in RuleGroup.groups(report, rules: rules) {
             let mark = group.findings.isEmpty ? paint("PASS", "32") : paint("FAIL", "31")
             let count = "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
-            lines.append("\(mark) \(group.title) (\(count))")
+            lines.append("\(mark) \(group.label) (\(count))")
             for result in group.findings + group.unsupported { lines.append("       " + result.summary) }
         }
         lines.append("")
-        let tally = report.tally
+        let byLevel = report.findingsByLevel(rules: rules)
+        let tally = report.tally + (byLevel.isEmpty ? "" : " (findings by level: \(byLevel))")
         lines.append(report.exitCode == 0 ? paint(tally, "32") : paint(tally, "1;31"))
         return lines.joined(separator: "\n") + "\n"
     }

@@ -6,11 +6,13 @@ struct MarkdownReport {
     let rules: [Rule]
 
     var text: String {
-        var lines = ["# attest-harness: `\(report.verifier)` under `\(report.profile)`", "", report.tally, "",
-                     "| rule | cases | findings | statement |", "|---|---|---|---|"]
+        let byLevel = report.findingsByLevel(rules: rules)
+        var lines = ["# attest-harness: `\(report.verifier)` under `\(report.profile)`", "",
+                     report.tally + (byLevel.isEmpty ? "" : " (findings by level: \(byLevel))"), "",
+                     "| rule | level | cases | findings | statement |", "|---|---|---|---|---|"]
         let groups = RuleGroup.groups(report, rules: rules)
         for group in groups {
-            lines.append("| `\(group.title)` | \(group.results.count) | \(group.findings.count) | \(cell(group.statement ?? "valid baseline")) |")
+            lines.append("| `\(group.title)` | \(group.level?.rawValue ?? "") | \(group.results.count) | \(group.findings.count) | \(cell(group.statement ?? "valid baseline")) |")
         }
         let findings = groups.flatMap(\.findings)
         if !findings.isEmpty {

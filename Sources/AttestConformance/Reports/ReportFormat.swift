@@ -22,7 +22,12 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 struct RuleGroup {
     let title: String
     let statement: String?
+    /// The rule's level (nil for the valid cases).
+    var level: RuleLevel? = nil
     let results: [CaseResult]
+
+    /// "webauthn.signCount [POLICY]", or "valid".
+    var label: String { level.map { "\(title) [\($0.rawValue)]" } ?? title }
 
     var findings: [CaseResult] { results.filter { $0.status != .pass && $0.status != .unsupported } }
     var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
@@ -35,12 +40,20 @@ struct RuleGroup {
         return order.compactMap { title in
             let results = report.results.filter { ($0.rule?.rawValue ?? "valid") == title }
             guard !results.isEmpty else { return nil }
-            return RuleGroup(title: title, statement: rules.first { $0.id.rawValue == title }?.statement, results: results)
+            let rule = rules.first { $0.id.rawValue == title }
+            return RuleGroup(title: title, statement: rule?.statement, level: rule?.level, results: results)
         }
     }
 }
 
 extension RunReport {
+    /// "3 findings: 1 MUST, 2 POLICY" per level of the rules they break (a valid case refused counts as MUST).
+    func findingsByLevel(rules: [Rule]) -> String {
+        let levels = Dictionary(rules.map { ($0.id, $0.level) }, uniquingKeysWith: { first, _ in first })
+        let counted = Dictionary(grouping: findings) { result in result.rule.flatMap { levels[$0] } ?? .must }
+        return RuleLevel.allCases.compactMap { level in counted[level].map { "\($0.count) \(level.rawValue)" } }.joined(separator: ", ")
+    }
+
     /// "42 cases: 41 passed, 1 finding, 0 errors".
     var tally: String {
         let passed = results.count - findings.count - errors.count - unsupported.count

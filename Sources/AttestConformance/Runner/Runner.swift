@@ -127,6 +127,11 @@ public struct Runner: Sendable {
                 return CaseResult(testCase, .error, step: index, message: "the verifier gave no verdict for step \(index)")
             }
             let verdict = verdicts[index]
+            // A step the verifier cannot judge ends the case as unsupported: what follows may depend on it.
+            if verdict.outcome == .unsupported {
+                return CaseResult(testCase, .unsupported, step: index, actual: verdict,
+                                  message: "step \(index): " + (verdict.reason ?? "the verifier cannot judge this step"))
+            }
             let expected = step.expectedVerdict(under: profile)
             // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
             let wrongStatus = verdict.outcome == .reject && expected == .reject && step.expectedStatus != nil

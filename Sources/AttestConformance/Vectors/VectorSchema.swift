@@ -24,11 +24,13 @@ public enum VectorSchema {
         "outcome": {"enum": ["accept", "reject"]},
         "rule": {
           "type": "object",
-          "required": ["id", "statement", "source", "bugClass", "references"],
+          "required": ["id", "statement", "level", "source", "bugClass", "references"],
           "additionalProperties": false,
           "properties": {
             "id": {"$ref": "#/$defs/ruleId"},
             "statement": {"type": "string"},
+            "level": {"enum": ["MUST", "SHOULD", "POLICY"]},
+            "quote": {"type": "string"},
             "source": {"type": "string"},
             "bugClass": {"enum": ["binding", "trust", "replay", "policy", "parsing", "signature"]},
             "references": {"type": "array", "items": {"type": "string"}}

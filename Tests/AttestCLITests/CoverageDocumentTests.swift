@@ -1,0 +1,45 @@
+import AttestCatalogue
+import AttestConformance
+import AttestEvidence
+import Foundation
+import Testing
+
+/// docs/coverage.md is exactly what scripts/coverage writes from docs/anchors/ and the catalogue (so every case id
+/// it names exists), it maps all 173 FIDO server checks and every State of Passkeys manipulation, and each rule
+/// states how binding it is.
+@Suite struct CoverageDocumentTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theCoverageDocumentIsWhatTheScriptWrites() throws {
+        let result = try CommandLineTests.launch(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", Self.root.appendingPathComponent("scripts/coverage").path, "--check", "--harness", CommandLineTests.binary.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func everyAnchorCheckHasARow() throws {
+        let fido = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("docs/anchors/fido2-server-conformance.json"))) as? [String: Any]
+        let checks = try #require(fido?["checks"] as? [[String: Any]])
+        #expect(checks.count == 173)
+        let map = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("docs/anchors/fido2-coverage-map.json"))) as? [String: Any]
+        let entries = try #require(map?["checks"] as? [String: [String: Any]])
+        #expect(Set(checks.compactMap { $0["id"] as? String }) == Set(entries.keys))
+        for (id, entry) in entries where entry["status"] as? String != "covered" {
+            #expect(!((entry["note"] as? String) ?? "").isEmpty, "\(id) says neither which case covers it nor why none does")
+        }
+        let document = try String(contentsOf: Self.root.appendingPathComponent("docs/coverage.md"), encoding: .utf8)
+        #expect(document.components(separatedBy: "\n| `ServerAuthenticator").count + document.components(separatedBy: "\n| `ServerPublicKey").count - 2 == 173)
+    }
+
+    @Test func everyRuleStatesItsLevelAndTheKnownOverstatementsAreNotMUSTs() {
+        for rule in BuiltinCatalogue.rules where rule.level != .policy {
+            #expect(!(rule.quote ?? "").isEmpty, "\(rule.id) is \(rule.level.rawValue) without the words it quotes")
+        }
+        let levels = Dictionary(BuiltinCatalogue.rules.map { ($0.id, $0.level) }, uniquingKeysWith: { first, _ in first })
+        #expect(levels[.webAuthnStructure] == .policy)
+        #expect(levels[.webAuthnSignCount] == .policy)
+        #expect(levels[.cborTrailingBytes] == .should && levels[.cborDuplicateMapKey] == .should && levels[.cborIndefiniteLength] == .should)
+        #expect(levels[.webAuthnChallenge] == .must)
+        #expect(Set(levels.values) == Set(RuleLevel.allCases))
+    }
+}
