@@ -29,6 +29,10 @@ public struct APIMap: Sendable {
 
     /// Reads and validates a map file (at most `sizeLimit` bytes).
     public static func load(contentsOf url: URL) throws -> APIMap {
+        // Only a regular file (or a link to one): a FIFO would block the read, a directory is no map.
+        guard (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType) == .typeRegular else {
+            throw APIMapError("", "\(url.path) is not a regular file")
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -50,6 +54,7 @@ public struct APIMap: Sendable {
         family = FamilyName(try reader.string("family"))
         if let clock = try reader.object("clock") {
             clockHeader = try clock.optionalString("header")
+            if let name = clockHeader, !Self.isHeaderName(name) { throw APIMapError(clock.at("header"), "not a header name") }
             try clock.onlyKnown(["header"])
         } else {
             clockHeader = nil
@@ -80,11 +85,16 @@ public struct APIMap: Sendable {
     static func headers(_ reader: ObjectReader?) throws -> [String: Template] {
         guard let reader else { return [:] }
         return try reader.members.reduce(into: [:]) { headers, member in
-            guard !member.key.isEmpty, member.key.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }) else {
+            guard isHeaderName(member.key) else {
                 throw APIMapError(reader.at(member.key), "not a header name")
             }
             headers[member.key] = try Template(member.value, at: reader.at(member.key))
         }
+    }
+
+    /// An HTTP token: visible ASCII without separators that could end or split a header line.
+    static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 256 && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
     }
 
     /// Identities and stored values that templates use must be declared; env values only in headers.
@@ -224,6 +234,11 @@ public struct RequestMap: Sendable {
 
     init(_ reader: ObjectReader) throws {
         method = try Template(reader.members["method"] ?? .string("GET"), at: reader.at("method"))
+        if case .literal(let literal) = method {
+            guard let name = literal.stringValue, !name.isEmpty, name.utf8.allSatisfy({ (65...90).contains($0) }) else {
+                throw APIMapError(reader.at("method"), "an HTTP method in capitals (GET, POST, ...)")
+            }
+        }
         guard let path = reader.members["path"] else { throw APIMapError(reader.at("path"), "required") }
         self.path = try PathTemplate(path, at: reader.at("path"))
         headers = try APIMap.headers(reader.object("headers"))

@@ -153,6 +153,13 @@ public enum PathTemplate: Hashable, Sendable {
         switch json {
         case .string(let text):
             guard text.hasPrefix("/") else { throw APIMapError(pointer, "a path starts with /") }
+            guard !text.contains("?"), !text.contains("#") else {
+                throw APIMapError(pointer, "a path template has no query: write the whole target as a $ value ({\"$\": \"input.target\"}) instead")
+            }
+            guard !text.unicodeScalars.contains(where: { $0.value <= 32 || $0.value == 127 }),
+                  !text.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !text.hasPrefix("//") else {
+                throw APIMapError(pointer, "a path has no whitespace, control characters, // prefix or . and .. segments")
+            }
             var parts: [Part] = []
             var rest = Substring(text)
             while let open = rest.firstIndex(of: "{") {
@@ -196,6 +203,8 @@ public enum PathTemplate: Hashable, Sendable {
                 case .value(let expression):
                     let json = try Template.value(expression).render(values, at: pointer)
                     let text = json?.text ?? ""
+                    // One segment: "/", "?" and "#" are encoded, and so is a value of "." or ".." (never a dot segment).
+                    if text == "." || text == ".." { return String(repeating: "%2E", count: text.count) }
                     return text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? ""
                 }
             }.joined()

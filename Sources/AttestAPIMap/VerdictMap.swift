@@ -45,6 +45,7 @@ public struct VerdictMap: Hashable, Sendable {
             return RuleID(rule)
         }
         refusalStatus = try reader.integer("refusalStatus") ?? 400
+        guard (400...599).contains(refusalStatus) else { throw APIMapError(reader.at("refusalStatus"), "expected an HTTP error status, 400 to 599") }
         try reader.onlyKnown(["accept", "status", "reason", "rules", "refusalStatus"])
     }
 

@@ -75,6 +75,8 @@ final class MapEmulation: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
+        // What the emulation remembers expires on the wall clock: a client's test clock must not expire others'.
+        let now = Date()
         var waiting = clients[client] ?? [:]
         // Values issued for this exchange's captures.
         var issued: [InputKey: [UInt8]] = [:]
@@ -82,8 +84,8 @@ final class MapEmulation: @unchecked Sendable {
             guard case .replaces(let key) = capture.target else { continue }
             let fresh = capture.decode == .text ? Array(UUID().uuidString.lowercased().utf8) : secureRandomBytes(32)
             if let per = capture.per, let perValue = values[per] {
-                let perKey = "\(key) \(Data(perValue).base64EncodedString())"
-                if issuedPer[perKey] == nil { issuedPer.store(fresh, for: perKey, at: time) }
+                let perKey = "\(key) \(Base64URL.encode(sha256(perValue)))"
+                if issuedPer[perKey] == nil { issuedPer.store(fresh, for: perKey, at: now) }
                 issued[key] = issuedPer[perKey]
             } else {
                 issued[key] = fresh
@@ -93,9 +95,10 @@ final class MapEmulation: @unchecked Sendable {
             // A preparing exchange: remember what was issued for the step's last exchange in this session.
             var pending = waiting[kind] ?? []
             if position == 0 { pending.removeAll() }
-            pending.append(Pending(carried: values, issued: issued))
+            // Only short values are kept to match on (user names, ids): a client cannot make the server hold its bodies.
+            pending.append(Pending(carried: values.filter { $0.value.count <= 1024 }, issued: issued))
             waiting[kind] = Array(pending.suffix(8))
-            clients.store(waiting, for: client, at: time)
+            clients.store(waiting, for: client, at: now)
             return accepted(verdictMap, exchange: exchange, issued: issued, extraHeaders)
         }
         var inputs: [InputKey: [UInt8]] = [:]
@@ -105,10 +108,10 @@ final class MapEmulation: @unchecked Sendable {
             guard let index = waiting[kind]?.lastIndex(where: { pending in
                 pending.carried.allSatisfy { source, value in values[source].map { $0 == value } ?? true }
             }), let pending = waiting[kind]?.remove(at: index) else {
-                clients.store(waiting, for: client, at: time)
+                clients.store(waiting, for: client, at: now)
                 return refusal(verdictMap, status: nil, reason: "no \(kind) in progress in this session", extraHeaders)
             }
-            clients.store(waiting, for: client, at: time)
+            clients.store(waiting, for: client, at: now)
             for (key, value) in pending.issued where inputs[key] == nil { inputs[key] = value }
             for (source, value) in pending.carried { if case .input(let key) = source, inputs[key] == nil { inputs[key] = value } }
         }
@@ -199,7 +202,9 @@ final class MapEmulation: @unchecked Sendable {
             }
         }
         if case .json(let pointer)? = verdict.reason { answer = answer.setting(pointer, to: .string(reason)) }
-        if verdict.accepts(MapResponse(status: httpStatus, headers: [], body: Array(answer.serialized))) { httpStatus = 400 }
+        if !(400...599).contains(httpStatus) || verdict.accepts(MapResponse(status: httpStatus, headers: [], body: Array(answer.serialized))) {
+            httpStatus = 400
+        }
         return (UInt32(httpStatus), answer.serialized, extraHeaders)
     }
 }

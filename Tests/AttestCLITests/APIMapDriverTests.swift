@@ -107,8 +107,34 @@ import Testing
         #expect(!result.stdout.contains("dry-run-secret") && !result.stderr.contains("dry-run-secret"))
     }
 
+    /// A server that echoes the map's secret back (padded so a 300-byte excerpt cuts it) and a session cookie:
+    /// neither the whole secret, nor a cut-off prefix of it, nor the cookie reaches a verdict.
+    final class EchoingTransport: MapTransport, @unchecked Sendable {
+        let name = "http://echo.example"
+        func send(_ request: RenderedRequest) async throws -> MapResponse {
+            let secret = request.headers.first { $0.name == "Authorization" }?.value ?? ""
+            let body = #"{"error":"\#(String(repeating: "x", count: 270)) you sent \#(secret) and sid=cookie-secret-0123456789"}"#
+            return MapResponse(status: 403, headers: [("Set-Cookie", "sid=cookie-secret-0123456789; Path=/")], body: Array(body.utf8))
+        }
+    }
+
+    @Test func echoedSecretsNeverReachAVerdict() async throws {
+        var map = try APIMapLiveTests.map("civiq")
+        map.cookieSessions = true
+        map.headers["Authorization"] = try Template(.object(["$": .string("env.MY_SERVER_TOKEN")]), at: "")
+        let secret = "Bearer tok_A1b2C3d4/E5f6+G7h8=="
+        let driver = MapDriver(map: map, transport: EchoingTransport(), seed: 1, environment: ["MY_SERVER_TOKEN": secret])
+        let testCase = try #require(try BuiltinCatalogue.cases(for: .perRequestDeviceAttestation, seed: 1).first { $0.id == "request.valid.ios" })
+        let verdicts = try await driver.verdicts(for: testCase.request, profile: .perRequestDeviceAttestation)
+        let reasons = verdicts.compactMap(\.reason).joined(separator: "\n")
+        #expect(reasons.contains("[redacted]"))
+        #expect(!reasons.contains("tok_A1b2") && !reasons.contains("cookie-secret"), "\(reasons)")
+    }
+
     @Test func usageErrorsNameTheFault() throws {
         let civiq = Self.apis.appendingPathComponent("civiq.json").path
+        let builtin = try CommandLineTests.run("run", "--profile", "per-request-device-attestation", "--verifier", "builtin:reference", "--api", civiq)
+        #expect(builtin.status == 2 && builtin.stderr.contains("--api drives a server at an http"), "\(builtin.stderr)")
         let old = try CommandLineTests.run("run", "--profile", "per-request-device-attestation", "--verifier", "civiq+http://127.0.0.1:9")
         #expect(old.status == 2 && old.stderr.contains("--api apis/civiq.json"), "\(old.stderr)")
         let stray = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--verifier", "builtin:reference", "--real-time")

@@ -48,6 +48,17 @@ import Testing
         ({ map in
             map["verdict"] = ["reason": "body:/error"]
         }, "/verdict/reason", "not a response source"),
+        ({ $0["verdict"] = ["refusalStatus": -5] }, "/verdict/refusalStatus", "400 to 599"),
+        ({ $0["clock"] = ["header": "X-T\r\nX-Injected: 1"] }, "/clock/header", "not a header name"),
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) { $0["path"] = "/assertion/options?user={identity.username}" }
+        }, "/steps/webauthn.assertion/exchanges/0/request/path", "no query"),
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) { $0["path"] = "/a/../../etc/passwd" }
+        }, "/steps/webauthn.assertion/exchanges/0/request/path", ". and .. segments"),
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) { $0["method"] = "post" }
+        }, "/steps/webauthn.assertion/exchanges/0/request/method", "in capitals"),
         ({ map in
             editRequest(&map, "webauthn.registration", 1) { request in
                 var json = request["json"] as! [String: Any]
@@ -92,6 +103,16 @@ import Testing
             #expect(error.pointer == fault.pointer, "\(error)")
             #expect(error.message.contains(fault.words), "\(error)")
         }
+    }
+
+    @Test func aMapThatIsNotARegularFileIsRefusedWithoutReading() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("map.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(throws: APIMapError.self) { try APIMap.load(contentsOf: fifo) }
+        #expect(throws: APIMapError.self) { try APIMap.load(contentsOf: directory) }
     }
 
     @Test func anOversizedOrDeepMapIsRefusedBeforeUse() throws {

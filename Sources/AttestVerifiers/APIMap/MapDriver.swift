@@ -179,16 +179,18 @@ struct MapCaseRun {
             let response = try await driver.transport.send(request)
             if driver.map.cookieSessions { sessions[sessionName, default: MapSession()].takeCookies(from: response) }
             let verdictMap = driver.map.verdict(for: current.kind)
+            // What a report may show of the response: secrets the server echoed are gone before anything is cut.
+            let shown = scrubbed(response)
             if !last {
                 // A preparing exchange succeeds with any 2xx (the verdict reads only a step's last response).
                 guard (200..<300).contains(response.status) else {
-                    throw VerifierFailure.contract("the server refused \(exchange.name) of \(current.kind) (HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self)))")
+                    throw VerifierFailure.contract("the server refused \(exchange.name) of \(current.kind) (HTTP \(response.status): \(String(decoding: shown.body.prefix(200), as: UTF8.self)))")
                 }
                 try capture(exchange, from: response, step: current, session: sessionName, required: true)
                 current = try step(index)
                 continue
             }
-            let verdict = verdictMap.verdict(response)
+            let verdict = verdictMap.verdict(shown)
             if verdict.outcome == .accept { try capture(exchange, from: response, step: current, session: sessionName, required: false) }
             return verdict
         }
@@ -206,6 +208,29 @@ struct MapCaseRun {
             case .store(let name): sessions[session, default: MapSession()].store[name] = bytes
             }
         }
+    }
+
+    /// Values a report must never show: the environment values the map's headers send (each word too, as a
+    /// server may echo only the credential of "Bearer ...") and every session cookie, as written and JSON-escaped.
+    var secrets: [String] {
+        var values: [String] = []
+        for name in driver.map.environmentNames.sorted() {
+            guard let value = driver.environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
+            values.append(value)
+            values += value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
+        }
+        for session in sessions.values { values += session.cookies.values.filter { $0.count >= 8 } }
+        let escaped = values.map { $0.replacingOccurrences(of: "/", with: "\\/") }
+        return Array(Set(values + escaped)).sorted { $0.count > $1.count }
+    }
+
+    /// `response` with every secret replaced by `[redacted]`, for verdicts and errors.
+    func scrubbed(_ response: MapResponse) -> MapResponse {
+        let secrets = self.secrets
+        guard !secrets.isEmpty else { return response }
+        var text = String(decoding: response.body, as: UTF8.self)
+        for secret in secrets { text = text.replacingOccurrences(of: secret, with: "[redacted]") }
+        return MapResponse(status: response.status, headers: response.headers, body: Array(text.utf8))
     }
 
     /// The step's `header.*` inputs, replacements applied.

@@ -38,6 +38,9 @@ enum Selection {
     /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, or `http(s)://` (our verdict
     /// protocol, or with `api` the server's own API through its map).
     static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1, api: MapOptions? = nil) throws -> any AttestationVerifier {
+        if api != nil, !(uri.hasPrefix("http://") || uri.hasPrefix("https://")) {
+            throw UsageError("--api drives a server at an http:// or https:// URL, not \"\(uri)\"")
+        }
         if uri == "builtin:reference" { return ReferenceVerifier(profile: profile, name: uri) }
         for (scheme, file) in [("civiq+", "civiq"), ("striga+", "striga"), ("fido+", "fido")] where uri.hasPrefix(scheme + "http") {
             throw UsageError("\(scheme)http:// is now an API map: --verifier \(uri.dropFirst(scheme.count)) --api apis/\(file).json")
