@@ -115,6 +115,16 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     static let otherHost = "https://login.attest-harness.example.evil.test"
 
+    /// The domain above `rpId` (`login.example.com` → `example.com`).
+    static func parentDomain(_ rpId: String) -> String { rpId.split(separator: ".").dropFirst().joined(separator: ".") }
+
+    /// `bytes` with the last bit flipped: the smallest change to a challenge.
+    static func flippingLastBit(_ bytes: [UInt8]) -> [UInt8] {
+        var flipped = bytes
+        if let last = flipped.indices.last { flipped[last] ^= 0x01 }
+        return flipped
+    }
+
     static let definitions: [Definition] = valid + registrationDefinitions + formatDefinitions + assertionDefinitions
 
     static let valid: [Definition] = [
@@ -124,6 +134,13 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "android-key", rule: nil, importance: .critical,
                    description: "An android-key registration from the relying party's Android app (apk-key-hash origin), then an assertion.",
                    baseline: .assertions(.androidKey, [1])) { _, _ in },
+        Definition(variant: "extension-data", rule: nil, importance: .high,
+                   description: "A packed registration whose authenticator data carries extension outputs (ED set, credProtect 2) after the attested credential data, then an assertion: a verifier must accept extension data it did not ask about.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.registrations[0].flags.insert(.extensionData)
+            // {"credProtect": 2}
+            scenario.registrations[0].authenticatorDataSuffix = [0xA1, 0x6B] + Array("credProtect".utf8) + [0x02]
+        },
         Definition(variant: "apple-synced-counter-zero", rule: nil, importance: .critical,
                    description: "An apple anonymous registration of a synced passkey (BE and BS set), then two assertions whose counter stays 0.",
                    baseline: .assertions(.apple, [0, 0])) { scenario, _ in
@@ -200,11 +217,41 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "topOrigin names a parent the relying party does not expect.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.clientData.topOrigin = otherHost }
         },
+        // The State of Passkeys manipulations (context nonsense, challenge bit flip, origin and RP ID hash scoped
+        // up to a subdomain or down to the parent domain), registration side.
+        Definition(variant: "nonsense-in-registration", rule: .webAuthnType, importance: .high,
+                   description: "clientDataJSON.type is a meaningless string (\"abc.def\") in a registration.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.type = "abc.def" }
+        },
+        Definition(variant: "bit-flipped", rule: .webAuthnChallenge, importance: .critical,
+                   description: "clientDataJSON.challenge is the issued challenge with its last bit flipped.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.challenge = Base64URL.encode(flippingLastBit($0.challenge)) }
+        },
+        Definition(variant: "subdomain", rule: .webAuthnOrigin, importance: .high,
+                   description: "The origin is a subdomain of the relying party's origin (https://sub.RPID).",
+                   baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.clientData.origin = "https://sub.\(forge.rpId)" }
+        },
+        Definition(variant: "parent-domain", rule: .webAuthnOrigin, importance: .high,
+                   description: "The origin is the parent domain of the relying party's origin.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.clientData.origin = "https://\(parentDomain(forge.rpId))" }
+        },
 
         // Authenticator data.
         Definition(variant: "registration", rule: .webAuthnRpIdHash, importance: .critical,
                    description: "rpIdHash is SHA-256 of another relying party id.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.rpIdHash = sha256(Array("evil.test".utf8)) }
+        },
+        Definition(variant: "registration-subdomain", rule: .webAuthnRpIdHash, importance: .high,
+                   description: "rpIdHash is SHA-256 of a subdomain of the relying party id.", baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.rpIdHash = sha256(Array("sub.\(forge.rpId)".utf8)) }
+        },
+        Definition(variant: "registration-parent-domain", rule: .webAuthnRpIdHash, importance: .high,
+                   description: "rpIdHash is SHA-256 of the relying party id's parent domain.", baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.rpIdHash = sha256(Array(parentDomain(forge.rpId).utf8)) }
         },
         Definition(variant: "registration", rule: .webAuthnUserPresent, importance: .high,
                    description: "UP is clear.", baseline: .registration(.packed)) { scenario, _ in
@@ -411,6 +458,26 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The assertion comes from a look-alike host.", baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.clientData.origin = otherHost
         },
+        Definition(variant: "nonsense-in-assertion", rule: .webAuthnType, importance: .high,
+                   description: "clientDataJSON.type is a meaningless string (\"abc.def\") in an assertion.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.clientData.type = "abc.def"
+        },
+        Definition(variant: "assertion-bit-flipped", rule: .webAuthnChallenge, importance: .critical,
+                   description: "The assertion's clientDataJSON.challenge is the issued challenge with its last bit flipped.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.clientData.challenge = Base64URL.encode(flippingLastBit(scenario.lastAssertion.challenge))
+        },
+        Definition(variant: "assertion-subdomain", rule: .webAuthnOrigin, importance: .high,
+                   description: "The assertion's origin is a subdomain of the relying party's origin.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.clientData.origin = "https://sub.\(forge.rpId)"
+        },
+        Definition(variant: "assertion-parent-domain", rule: .webAuthnOrigin, importance: .high,
+                   description: "The assertion's origin is the parent domain of the relying party's origin.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.clientData.origin = "https://\(parentDomain(forge.rpId))"
+        },
         Definition(variant: "assertion", rule: .webAuthnCrossOrigin, importance: .medium,
                    description: "The assertion's crossOrigin is true although the relying party is never embedded.",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
@@ -419,6 +486,16 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "assertion", rule: .webAuthnRpIdHash, importance: .critical,
                    description: "The assertion's rpIdHash is for another relying party.", baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.rpIdHash = sha256(Array("evil.test".utf8))
+        },
+        Definition(variant: "assertion-subdomain", rule: .webAuthnRpIdHash, importance: .high,
+                   description: "The assertion's rpIdHash is SHA-256 of a subdomain of the relying party id.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.rpIdHash = sha256(Array("sub.\(forge.rpId)".utf8))
+        },
+        Definition(variant: "assertion-parent-domain", rule: .webAuthnRpIdHash, importance: .high,
+                   description: "The assertion's rpIdHash is SHA-256 of the relying party id's parent domain.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.rpIdHash = sha256(Array(parentDomain(forge.rpId).utf8))
         },
         Definition(variant: "assertion", rule: .webAuthnUserPresent, importance: .high,
                    description: "The assertion's UP is clear.", baseline: .assertions(.packed, [1])) { scenario, _ in
