@@ -92,7 +92,7 @@ extension Profile {
 
     public static let webAuthnL3 = Profile(
         name: "webauthn-l3",
-        description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple and none formats (fido-u2f and tpm are verified but not yet forged) (§8), a required attestation chain, user verification required, and, as this profile's policy (§7.2 step 22 leaves it to the relying party), counters that must increase once non-zero.",
+        description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple, fido-u2f and none formats (tpm is verified but not yet forged) (§8), a required attestation chain, user verification required, and, as this profile's policy (§7.2 step 22 leaves it to the relying party), counters that must increase once non-zero.",
         families: [WebAuthnFamily.name],
         rules: Set(WebAuthnFamily.rules.map(\.id)),
         parameters: BuiltinCatalogue.webAuthnParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first })

@@ -125,7 +125,43 @@ public enum WebAuthnFamily: CatalogueFamily {
         return flipped
     }
 
-    static let definitions: [Definition] = valid + registrationDefinitions + formatDefinitions + assertionDefinitions
+    static let definitions: [Definition] = valid + registrationDefinitions + formatDefinitions + assertionDefinitions + clientDataMemberDefinitions
+
+    /// clientDataJSON with its type, challenge or origin missing, a number, or empty, in each ceremony: the FIDO
+    /// server tool's CollectedClientData checks (F-1 to F-3, F-6 to F-8, F-11 to F-13 of both ceremonies). The step
+    /// that reads the member fails under its rule.
+    static let clientDataMemberDefinitions: [Definition] = {
+        let members: [(key: String, rule: RuleID)] = [("type", .webAuthnType), ("challenge", .webAuthnChallenge), ("origin", .webAuthnOrigin)]
+        let forms: [(name: String, json: String?, words: String)] = [("missing", nil, "missing"), ("number", "1", "the number 1"),
+                                                                    ("empty", "\"\"", "an empty string")]
+        var definitions: [Definition] = []
+        for (key, rule) in members {
+            for form in forms {
+                definitions.append(Definition(variant: "\(form.name)-in-registration", rule: rule, importance: .high,
+                                              description: "clientDataJSON.\(key) is \(form.words) in a registration.",
+                                              baseline: .registration(.packed)) { scenario, _ in
+                    registration(&scenario) { $0.clientDataJSONOverride = clientDataJSON($0.clientData, key, form.json) }
+                })
+                definitions.append(Definition(variant: "\(form.name)-in-assertion", rule: rule, importance: .high,
+                                              description: "clientDataJSON.\(key) is \(form.words) in an assertion.",
+                                              baseline: .assertions(.packed, [1])) { scenario, _ in
+                    scenario.lastAssertion.clientDataJSONOverride = clientDataJSON(scenario.lastAssertion.clientData, key, form.json)
+                })
+            }
+        }
+        return definitions
+    }()
+
+    /// `clientData` as JSON with member `key` written as `json` (raw JSON), or left out when nil.
+    static func clientDataJSON(_ clientData: CollectedClientData, _ key: String, _ json: String?) -> [UInt8] {
+        let members = [("type", CollectedClientData.ccdString(clientData.type)), ("challenge", CollectedClientData.ccdString(clientData.challenge)),
+                       ("origin", CollectedClientData.ccdString(clientData.origin)), ("crossOrigin", "false")]
+        let written = members.compactMap { name, value -> String? in
+            guard name == key else { return "\"\(name)\":\(value)" }
+            return json.map { "\"\(name)\":\($0)" }
+        }
+        return Array(("{" + written.joined(separator: ",") + "}").utf8)
+    }
 
     static let valid: [Definition] = [
         Definition(variant: "packed", rule: nil, importance: .critical,
@@ -134,6 +170,9 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "android-key", rule: nil, importance: .critical,
                    description: "An android-key registration from the relying party's Android app (apk-key-hash origin), then an assertion.",
                    baseline: .assertions(.androidKey, [1])) { _, _ in },
+        Definition(variant: "fido-u2f", rule: nil, importance: .critical,
+                   description: "A fido-u2f registration (§8.6: one P-256 attestation certificate under the test FIDO root, zero AAGUID), then an assertion.",
+                   baseline: .assertions(.fidoU2F, [1])) { _, _ in },
         Definition(variant: "extension-data", rule: nil, importance: .high,
                    description: "A packed registration whose authenticator data carries extension outputs (ED set, credProtect 2) after the attested credential data, then an assertion: a verifier must accept extension data it did not ask about.",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
@@ -356,6 +395,17 @@ public enum WebAuthnFamily: CatalogueFamily {
     ]
 
     static let formatDefinitions: [Definition] = [
+        Definition(variant: "fido-u2f-other-data", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "The fido-u2f signature covers another message than 0x00 || rpIdHash || clientDataHash || credentialId || public key.",
+                   baseline: .registration(.fidoU2F)) { scenario, _ in
+            registration(&scenario) { $0.fidoU2F { $0.signedMessage = Array(repeating: 0x41, count: 129) } }
+        },
+        Definition(variant: "fido-u2f-attacker-root", rule: .chainTrustAnchor, importance: .critical,
+                   description: "The fido-u2f attestation certificate is issued by an attacker's root that copies the real root's name.",
+                   baseline: .registration(.fidoU2F)) { scenario, forge in
+            let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
+            registration(&scenario) { $0.fidoU2F { $0.issuer = attacker.attestationRoot } }
+        },
         Definition(variant: "android-key-other-data", rule: .webAuthnAttestationSignature, importance: .critical,
                    description: "The android-key signature covers other data.", baseline: .registration(.androidKey)) { scenario, _ in
             registration(&scenario) { $0.androidKey { $0.signedMessage = Array(repeating: 0x41, count: 69) } }

@@ -11,6 +11,7 @@ public enum AttestationStatementBlueprint: Sendable {
     case packed(PackedStatement)
     case androidKey(AndroidKeyStatement)
     case apple(AppleStatement)
+    case fidoU2F(FidoU2FStatement)
 
     public var format: String {
         switch self {
@@ -18,6 +19,7 @@ public enum AttestationStatementBlueprint: Sendable {
         case .packed: return WebAuthnFormat.packed
         case .androidKey: return WebAuthnFormat.androidKey
         case .apple: return WebAuthnFormat.apple
+        case .fidoU2F: return WebAuthnFormat.fidoU2F
         }
     }
 
@@ -36,6 +38,7 @@ public enum AttestationStatementBlueprint: Sendable {
         case .packed(let statement): return try statement.render(input)
         case .androidKey(let statement): return try statement.render(input)
         case .apple(let statement): return try statement.render(input)
+        case .fidoU2F(let statement): return try statement.render(input)
         }
     }
 }
@@ -162,5 +165,41 @@ public struct AppleStatement: Sendable {
                          CertificateExtension(oid: WebAuthnFormat.appleNonceExtension,
                                               value: DERElement.sequence([.explicit(1, .octetString(nonce))]).serialized)])
         return [CBORMapEntry("x5c", .array([.bytes(certificate.der), .bytes(intermediate.certificate.der)]))]
+    }
+}
+
+/// `fido-u2f` (§8.6): `{sig, x5c}` with exactly one P-256 attestation certificate, whose key signs
+/// `0x00 || rpIdHash || clientDataHash || credentialId || 0x04 x y` (the credential key as an uncompressed point).
+/// U2F authenticators have no AAGUID: the registration's is all zero.
+public struct FidoU2FStatement: Sendable {
+    public var issuer: CertificateAuthority
+    /// A P-256 key.
+    public var attestationKey: PrivateKey
+    public var subject: X509Name
+    public var validity: (Date, Date)
+    /// Sign these bytes instead of the U2F registration message.
+    public var signedMessage: [UInt8]?
+
+    public init(issuer: CertificateAuthority, attestationKey: PrivateKey, subject: X509Name, validity: (Date, Date)) {
+        self.issuer = issuer
+        self.attestationKey = attestationKey
+        self.subject = subject
+        self.validity = validity
+    }
+
+    func render(_ input: AttestationStatementBlueprint.Input) throws -> [CBORMapEntry] {
+        let authData = input.authenticatorData
+        // rpIdHash (32), flags (1), signCount (4), AAGUID (16), credentialIdLength (2), credentialId.
+        guard authData.count >= 55 else { throw AttestCryptoError.malformed(what: "authenticator data", reason: "no attested credential data for a fido-u2f statement") }
+        let idLength = Int(authData[53]) << 8 | Int(authData[54])
+        guard authData.count >= 55 + idLength else { throw AttestCryptoError.malformed(what: "authenticator data", reason: "shorter than its credential id") }
+        let point = try input.credentialKey.publicKey.x963Point
+        let message = signedMessage ?? [0x00] + authData[0..<32] + input.clientDataHash + authData[55..<(55 + idLength)] + point
+        let certificate = try CertificateAuthority.issue(
+            serial: Array(sha256(attestationKey.publicKey.spki + subject.der).prefix(16)), subject: subject,
+            key: attestationKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
+            extensions: [.basicConstraints(ca: false, critical: true)])
+        return [CBORMapEntry("sig", .bytes(try attestationKey.sign(message, digest: .sha256))),
+                CBORMapEntry("x5c", .array([.bytes(certificate.der)]))]
     }
 }

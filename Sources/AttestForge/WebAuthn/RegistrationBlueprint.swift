@@ -11,6 +11,8 @@ public struct RegistrationBlueprint: Sendable {
     /// The challenge the relying party issued.
     public var challenge: [UInt8]
     public var clientData: CollectedClientData
+    /// Send these bytes as clientDataJSON instead of `clientData`'s serialization (members missing or mistyped).
+    public var clientDataJSONOverride: [UInt8]?
     public var rpIdHash: [UInt8]
     public var flags: AuthenticatorData.Flags
     public var signCount: UInt32 = 0
@@ -58,7 +60,7 @@ public struct RegistrationBlueprint: Sendable {
     }
 
     public func render() throws -> Output {
-        let clientDataJSON = clientData.bytes
+        let clientDataJSON = clientDataJSONOverride ?? clientData.bytes
         let authData = try authenticatorData()
         let statementMap = try statement.render(.init(authenticatorData: authData, clientDataHash: sha256(clientDataJSON),
                                                       credentialKey: credentialKey, aaguid: aaguid))
@@ -85,5 +87,11 @@ public struct RegistrationBlueprint: Sendable {
         guard case .apple(var statement) = statement else { return }
         try change(&statement)
         self.statement = .apple(statement)
+    }
+
+    public mutating func fidoU2F(_ change: (inout FidoU2FStatement) throws -> Void) rethrows {
+        guard case .fidoU2F(var statement) = statement else { return }
+        try change(&statement)
+        self.statement = .fidoU2F(statement)
     }
 }

@@ -12,6 +12,8 @@ public struct WebAuthnAssertionBlueprint: Sendable {
     public var credentialId: [UInt8]
     public var challenge: [UInt8]
     public var clientData: CollectedClientData
+    /// Send these bytes as clientDataJSON instead of `clientData`'s serialization (members missing or mistyped).
+    public var clientDataJSONOverride: [UInt8]?
     public var rpIdHash: [UInt8]
     public var flags: AuthenticatorData.Flags = [.userPresent, .userVerified]
     public var signCount: UInt32
@@ -47,7 +49,7 @@ public struct WebAuthnAssertionBlueprint: Sendable {
     }
 
     public func render() throws -> Output {
-        let clientDataJSON = clientData.bytes
+        let clientDataJSON = clientDataJSONOverride ?? clientData.bytes
         let authData = AuthenticatorData(rpIdHash: rpIdHash, flags: flags, signCount: signCount).bytes + authenticatorDataSuffix
         let algorithm = try COSEKey.algorithm(for: signingKey.publicKey)
         var signature = try signingKey.sign(signedMessage ?? authData + sha256(clientDataJSON), digest: algorithm.digest)

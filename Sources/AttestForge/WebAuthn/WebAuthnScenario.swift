@@ -29,6 +29,7 @@ public struct WebAuthnForge: Sendable {
         case packedSelf = "packed-self"
         case androidKey = "android-key"
         case apple
+        case fidoU2F = "fido-u2f"
     }
 
     public let seed: ForgeSeed
@@ -82,6 +83,12 @@ public struct WebAuthnForge: Sendable {
             aaguid = [UInt8](repeating: 0, count: 16)
             statement = .apple(AppleStatement(intermediate: pki.appleIntermediate,
                                               validity: (time - 86_400, time + 2 * 86_400)))
+        case .fidoU2F:
+            aaguid = [UInt8](repeating: 0, count: 16)
+            statement = .fidoU2F(FidoU2FStatement(issuer: pki.attestationRoot, attestationKey: try seed.key(.ec(.p256), "webauthn u2f attestation"),
+                                                  subject: X509Name([.country("US"), .organization("attest-harness TEST"),
+                                                                     .commonName("attest-harness U2F Token")]),
+                                                  validity: WebAuthnPKI.rootValidity))
         }
         return RegistrationBlueprint(user: try self.user(user), challenge: try challenge("registration \(credential)"),
                                      origin: origin, rpId: rpId, aaguid: aaguid, credentialId: try credentialId(credential),

@@ -1,3 +1,4 @@
+import Foundation
 import AttestConformance
 import AttestCrypto
 import AttestEvidence
@@ -11,7 +12,7 @@ enum CeremonyChecks {
         do {
             clientData = try CollectedClientData(parsing: bytes)
         } catch {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+            clientData = try memberByMember(bytes, error, policy: policy)
         }
         try policy.require(.webAuthnType, clientData.type == type, "type is \"\(clientData.type)\", not \"\(type)\"")
         try policy.require(.webAuthnChallenge, clientData.challenge == Base64URL.encode(challenge),
@@ -24,6 +25,30 @@ enum CeremonyChecks {
             try policy.require(.webAuthnTopOrigin, parameters.topOrigins.contains(topOrigin),
                                "topOrigin \"\(topOrigin)\" is not an expected parent origin")
         }
+    }
+
+    /// A clientDataJSON the strict parser refused: when it is a JSON object whose type, challenge or origin is missing
+    /// or not a string, the step that reads that member fails (§7.1 steps 7-9, §7.2 steps 10-12), under that
+    /// member's rule; anything else is not client data at all (`webauthn.structure`). A verifier without the member's
+    /// rule reads the member as empty and goes on.
+    static func memberByMember(_ bytes: [UInt8], _ error: any Error, policy: Policy) throws -> CollectedClientData {
+        guard String(validating: bytes, as: UTF8.self) != nil,
+              let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+        }
+        let members: [(key: String, rule: RuleID)] = [("type", .webAuthnType), ("challenge", .webAuthnChallenge), ("origin", .webAuthnOrigin)]
+        guard members.contains(where: { !(object[$0.key] is String) }) else { throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)") }
+        var values: [String: String] = [:]
+        for (key, rule) in members {
+            if let text = object[key] as? String {
+                values[key] = text
+            } else {
+                try policy.require(rule, false, "clientDataJSON member \(key) is missing or not a string")
+                values[key] = ""
+            }
+        }
+        return CollectedClientData(type: values["type"] ?? "", challenge: values["challenge"] ?? "", origin: values["origin"] ?? "",
+                                   crossOrigin: object["crossOrigin"] as? Bool, topOrigin: object["topOrigin"] as? String)
     }
 
     /// Parses authenticator data: attested credential data must be there in a registration and absent from an
