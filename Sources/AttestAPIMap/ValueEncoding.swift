@@ -37,13 +37,7 @@ public enum ValueEncoding: String, Hashable, Sendable, CaseIterable {
             }
             return .integer(number)
         case .derSequenceBase64:
-            var lenient = DERReader.Options()
-            lenient.allowNonMinimalLengths = true
-            lenient.allowIndefiniteLengths = true
-            lenient.allowNonMinimalIntegers = true
-            lenient.allowNonCanonicalBooleans = true
-            lenient.allowUnsortedSets = true
-            let elements = try DERReader.parseSequence(bytes, options: lenient)
+            let elements = try DERReader.parseSequence(bytes, options: .ber)
             guard elements.flatMap(\.serialized) == bytes else {
                 throw APIMapError("", "the value is not DER elements that can be split without re-encoding")
             }

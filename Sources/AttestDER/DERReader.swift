@@ -24,6 +24,18 @@ public struct DERReader {
         public init() {}
 
         public static let strict = Options()
+
+        /// Every BER leniency on (what a BER reader accepts), with the same depth limit: for reading what others
+        /// wrote without judging it, and for checking that the writer reproduces what the reader accepted.
+        public static let ber: Options = {
+            var options = Options()
+            options.allowNonMinimalLengths = true
+            options.allowIndefiniteLengths = true
+            options.allowNonMinimalIntegers = true
+            options.allowNonCanonicalBooleans = true
+            options.allowUnsortedSets = true
+            return options
+        }()
     }
 
     public let options: Options

@@ -137,12 +137,7 @@ import Testing
     }
 
     @Test func leniencySwitchesReadAndReproduceBER() throws {
-        var lenient = DERReader.Options()
-        lenient.allowNonMinimalLengths = true
-        lenient.allowIndefiniteLengths = true
-        lenient.allowNonMinimalIntegers = true
-        lenient.allowNonCanonicalBooleans = true
-        lenient.allowUnsortedSets = true
+        let lenient = DERReader.Options.ber
         let variants: [[UInt8]] = [
             sample.deviating(.longFormLength(octets: 3)).serialized,
             sample.deviating(.indefiniteLength).serialized,

@@ -118,6 +118,12 @@ public enum WebAuthnFamily: CatalogueFamily {
     /// The domain above `rpId` (`login.example.com` → `example.com`).
     static func parentDomain(_ rpId: String) -> String { rpId.split(separator: ".").dropFirst().joined(separator: ".") }
 
+    /// Makes `key` the registered credential and the signer of every assertion.
+    static func credential(_ scenario: inout WebAuthnScenario, _ key: PrivateKey) throws {
+        for index in scenario.registrations.indices { scenario.registrations[index].credentialKey = key }
+        for index in scenario.assertions.indices { scenario.assertions[index].signingKey = key }
+    }
+
     /// `bytes` with the last bit flipped: the smallest change to a challenge.
     static func flippingLastBit(_ bytes: [UInt8]) -> [UInt8] {
         var flipped = bytes
@@ -174,11 +180,24 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "A fido-u2f registration (§8.6: one P-256 attestation certificate under the test FIDO root, zero AAGUID), then an assertion.",
                    baseline: .assertions(.fidoU2F, [1])) { _, _ in },
         Definition(variant: "extension-data", rule: nil, importance: .high,
-                   description: "A packed registration whose authenticator data carries extension outputs (ED set, credProtect 2) after the attested credential data, then an assertion: a verifier must accept extension data it did not ask about.",
+                   description: "A packed registration and an assertion whose authenticator data carry extension outputs (ED set, credProtect 2): a verifier must accept extension data it did not ask about.",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
-            scenario.registrations[0].flags.insert(.extensionData)
             // {"credProtect": 2}
-            scenario.registrations[0].authenticatorDataSuffix = [0xA1, 0x6B] + Array("credProtect".utf8) + [0x02]
+            let extensions: [UInt8] = [0xA1, 0x6B] + Array("credProtect".utf8) + [0x02]
+            scenario.registrations[0].flags.insert(.extensionData)
+            scenario.registrations[0].authenticatorDataSuffix = extensions
+            scenario.lastAssertion.flags.insert(.extensionData)
+            scenario.lastAssertion.authenticatorDataSuffix = extensions
+        },
+        Definition(variant: "rs256", rule: nil, importance: .high,
+                   description: "A packed registration of an RSA-2048 credential (RS256, offered), then an assertion it signs.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            try credential(&scenario, try forge.seed.key(.rsa(bits: 2048), "webauthn credential rsa"))
+        },
+        Definition(variant: "eddsa", rule: nil, importance: .high,
+                   description: "A packed registration of an Ed25519 credential (EdDSA, offered), then an assertion it signs.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            try credential(&scenario, try forge.seed.key(.ed25519, "webauthn credential ed25519"))
         },
         Definition(variant: "apple-synced-counter-zero", rule: nil, importance: .critical,
                    description: "An apple anonymous registration of a synced passkey (BE and BS set), then two assertions whose counter stays 0.",
@@ -487,6 +506,14 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "assertion-other-challenge", rule: .webAuthnChallenge, importance: .critical,
                    description: "The assertion answers the challenge of an earlier ceremony.", baseline: .assertions(.packed, [1, 2])) { scenario, _ in
             scenario.lastAssertion.clientData.challenge = Base64URL.encode(scenario.assertions[0].challenge)
+        },
+        Definition(variant: "registration-answered-twice", rule: .webAuthnChallengeSingleUse, importance: .critical,
+                   description: "A second registration (another credential) answers the first registration's challenge again.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            var second = try forge.registration(.packed, credential: "second passkey")
+            second.challenge = scenario.registrations[0].challenge
+            second.clientData.challenge = Base64URL.encode(scenario.registrations[0].challenge)
+            scenario.registrations.append(second)
         },
         Definition(variant: "answered-twice", rule: .webAuthnChallengeSingleUse, importance: .critical,
                    description: "A second assertion answers the first assertion's challenge again (issued and signed over), as a replayed response does.",

@@ -141,12 +141,7 @@ public enum CertificateMutator {
         var selector = input.first ?? 0
         if next(16) == 0 { selector = UInt8(truncatingIfNeeded: next(256)) }
         var certificate = Array(input.dropFirst())
-        var options = DERReader.Options()
-        options.allowNonMinimalLengths = true
-        options.allowIndefiniteLengths = true
-        options.allowNonMinimalIntegers = true
-        options.allowNonCanonicalBooleans = true
-        options.allowUnsortedSets = true
+        let options = DERReader.Options.ber
         if let tree = try? DERReader.parse(certificate, options: options) {
             var nodes: [[Int]] = []
             collect(tree, path: [], into: &nodes)
