@@ -370,6 +370,30 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The packed signature covers other authenticator data.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
         },
+        Definition(variant: "packed-sig-missing", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "The packed attStmt has alg and x5c but no sig.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.entriesEdit = { $0.filter { $0.key != .text("sig") } } } }
+        },
+        Definition(variant: "packed-sig-text", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed attStmt's sig is a text string, not a byte string.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed { $0.entriesEdit = { $0.map { $0.key == .text("sig") ? CBORMapEntry("sig", .text("c2lnbmF0dXJl")) : $0 } } }
+            }
+        },
+        Definition(variant: "packed-sig-empty", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed attStmt's sig is an empty byte string.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.entriesEdit = { $0.map { $0.key == .text("sig") ? CBORMapEntry("sig", .bytes([])) : $0 } } } }
+        },
+        Definition(variant: "packed-alg-missing", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed attStmt has sig and x5c but no alg.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.entriesEdit = { $0.filter { $0.key != .text("alg") } } } }
+        },
+        Definition(variant: "packed-alg-text", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed attStmt's alg is the text \"-7\", not an integer.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed { $0.entriesEdit = { $0.map { $0.key == .text("alg") ? CBORMapEntry("alg", .text("-7")) : $0 } } }
+            }
+        },
         Definition(variant: "packed-unknown-alg", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed statement's alg is -65000, which no verifier can compute; it must fail closed.",
                    baseline: .registration(.packed)) { scenario, _ in

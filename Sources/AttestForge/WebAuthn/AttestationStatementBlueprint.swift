@@ -60,6 +60,8 @@ public struct PackedStatement: Sendable {
     public var signedMessage: [UInt8]?
     /// Write this `alg` instead of the attestation key's.
     public var algorithmOverride: Int64?
+    /// Changes the finished `attStmt` entries (members left out or of the wrong type).
+    public var entriesEdit: (@Sendable ([CBORMapEntry]) -> [CBORMapEntry])?
 
     public init(issuer: CertificateAuthority?, attestationKey: PrivateKey, subject: X509Name, validity: (Date, Date)) {
         self.issuer = issuer
@@ -97,9 +99,10 @@ public struct PackedStatement: Sendable {
             key: attestationKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
             extensions: extensions)
         let algorithm = try COSEKey.algorithm(for: attestationKey.publicKey)
-        return [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
-                CBORMapEntry("sig", .bytes(try attestationKey.sign(message, digest: algorithm.digest))),
-                CBORMapEntry("x5c", .array(([certificate] + appended).map { .bytes($0.der) }))]
+        let entries = [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
+                       CBORMapEntry("sig", .bytes(try attestationKey.sign(message, digest: algorithm.digest))),
+                       CBORMapEntry("x5c", .array(([certificate] + appended).map { .bytes($0.der) }))]
+        return entriesEdit.map { $0(entries) } ?? entries
     }
 
     /// id-fido-gen-ce-aaguid: `OCTET STRING` of the AAGUID, itself the extension's OCTET STRING value.

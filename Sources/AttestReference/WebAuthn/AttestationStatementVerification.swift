@@ -61,7 +61,10 @@ enum AttestationStatementVerification {
     /// §8.2: with x5c, the attestation certificate signs and meets §8.2.1; without, the credential key signs.
     static func packed(_ input: Input) throws -> Trust {
         let policy = input.policy
-        let signature = try input.statement.bytes("sig")
+        // A sig that is missing or not a byte string verifies nothing (§8.2 step 2 cannot succeed).
+        let present = input.statement.entries.first { $0.key == .text("sig") }?.value.bytesValue
+        try policy.require(.webAuthnAttestationSignature, present != nil, "attStmt sig is missing or not a byte string")
+        let signature = present ?? []
         guard input.statement.entries.contains(where: { $0.key == .text("x5c") }) else {
             let algorithm = try input.statement.value("alg").intValue
             try policy.require(.webAuthnAttestationSignature, algorithm == input.credentialKey.algorithm.rawValue,
@@ -213,8 +216,10 @@ enum AttestationStatementVerification {
     /// The statement's alg. An integer alg this verifier cannot compute fails closed under the signature rule
     /// (go-webauthn PR #760: an unknown hash failed open); a verifier without that rule falls back to ES256.
     static func statementAlgorithm(_ statement: CBORChecks.FormatMap, policy: Policy) throws -> COSEKey.Algorithm {
-        guard let value = try statement.value("alg").intValue else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "attStmt alg is not an integer")
+        guard let value = statement.entries.first(where: { $0.key == .text("alg") })?.value.intValue else {
+            // No algorithm, no signature check (§8.2 step 2): a verifier without that check reads it as ES256.
+            try policy.require(.webAuthnAttestationSignature, false, "attStmt alg is missing or not an integer")
+            return .es256
         }
         guard let algorithm = COSEKey.Algorithm(rawValue: value) else {
             try policy.require(.webAuthnAttestationSignature, false, "attStmt alg \(value) is not a supported COSE algorithm")
