@@ -588,6 +588,16 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The assertion's rpIdHash is for another relying party.", baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.rpIdHash = sha256(Array("evil.test".utf8))
         },
+        Definition(variant: "swap-to-off", rule: .webAuthnBackupEligibility, importance: .medium,
+                   description: "The credential registered backup eligible (BE set); its assertion says BE clear.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.registrations[0].flags.insert(.backupEligible)
+        },
+        Definition(variant: "swap-to-on", rule: .webAuthnBackupEligibility, importance: .medium,
+                   description: "The credential registered not backup eligible (BE clear); its assertion says BE set.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.flags.insert(.backupEligible)
+        },
         Definition(variant: "assertion-subdomain", rule: .webAuthnRpIdHash, importance: .high,
                    description: "The assertion's rpIdHash is SHA-256 of a subdomain of the relying party id.",
                    baseline: .assertions(.packed, [1])) { scenario, forge in

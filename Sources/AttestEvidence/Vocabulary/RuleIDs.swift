@@ -95,6 +95,7 @@ extension RuleID {
     public static let webAuthnUserHandle: RuleID = "webauthn.assertion.userHandle"
     public static let webAuthnAssertionSignature: RuleID = "webauthn.assertion.signature"
     public static let webAuthnSignCount: RuleID = "webauthn.signCount"
+    public static let webAuthnBackupEligibility: RuleID = "webauthn.flags.backupEligible"
 }
 
 // MARK: PasskeyImport

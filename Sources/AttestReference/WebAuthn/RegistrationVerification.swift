@@ -72,6 +72,7 @@ enum RegistrationVerification {
                            "credentialId is \(credential.credentialId.count) bytes, more than 1023")
         try policy.require(.webAuthnCredentialIdUnique, state.credentials[credential.credentialId] == nil,
                            "credentialId \(Base64URL.encode(credential.credentialId)) is already registered")
-        state.credentials[credential.credentialId] = .init(user: user, key: key, signCount: parsed.signCount)
+        state.credentials[credential.credentialId] = .init(user: user, key: key, signCount: parsed.signCount,
+                                                           backupEligible: parsed.flags.contains(.backupEligible))
     }
 }

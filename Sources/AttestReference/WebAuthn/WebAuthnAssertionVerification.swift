@@ -50,6 +50,11 @@ enum WebAuthnAssertionVerification {
         // Steps 15-18.
         let parsed = try CeremonyChecks.parseAuthenticatorData(authenticatorData, registration: false, policy: policy)
         try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
+        // Step 19: backup eligibility is fixed for the credential's lifetime.
+        if let registered = record.backupEligible {
+            try policy.require(.webAuthnBackupEligibility, parsed.flags.contains(.backupEligible) == registered,
+                               "BE is \(parsed.flags.contains(.backupEligible) ? "set" : "clear") but was \(registered ? "set" : "clear") at registration")
+        }
         // Steps 20-21.
         try policy.require(.webAuthnAssertionSignature,
                            record.key.verify(try step.input(.signature), for: authenticatorData + sha256(clientDataJSON)),

@@ -10,6 +10,8 @@ struct WebAuthnState {
         var signCount: UInt32
         /// The App Attest key an iOS passkey import bound to the credential.
         var appAttestKeyId: [UInt8]? = nil
+        /// BE at registration (§7.1 step 27's backupEligible); nil for imported credentials, whose flags are unknown.
+        var backupEligible: Bool? = nil
     }
 
     var credentials: [[UInt8]: CredentialRecord] = [:]
