@@ -370,6 +370,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The packed signature covers other authenticator data.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
         },
+        Definition(variant: "packed-signed-by-credential-key", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "A packed statement with x5c whose sig the credential key made (a self signature presented as full attestation).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.signedByCredentialKey = true } }
+        },
         Definition(variant: "packed-sig-missing", rule: .webAuthnAttestationSignature, importance: .critical,
                    description: "The packed attStmt has alg and x5c but no sig.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.packed { $0.entriesEdit = { $0.filter { $0.key != .text("sig") } } } }
@@ -410,6 +415,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                     $0.appended = [attacker.attestationRoot.certificate]
                 }
             }
+        },
+        Definition(variant: "packed-not-yet-valid", rule: .chainValidity, importance: .high,
+                   description: "The packed attestation certificate becomes valid a day after the registration.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.packed { $0.validity = (forge.time + 86_400, forge.time + 400 * 86_400) } }
         },
         Definition(variant: "packed-expired", rule: .chainValidity, importance: .high,
                    description: "The packed attestation certificate expired a day before the registration.",

@@ -62,6 +62,8 @@ public struct PackedStatement: Sendable {
     public var algorithmOverride: Int64?
     /// Changes the finished `attStmt` entries (members left out or of the wrong type).
     public var entriesEdit: (@Sendable ([CBORMapEntry]) -> [CBORMapEntry])?
+    /// With x5c, sign with the credential key instead of the attestation key (a self signature dressed as full).
+    public var signedByCredentialKey = false
 
     public init(issuer: CertificateAuthority?, attestationKey: PrivateKey, subject: X509Name, validity: (Date, Date)) {
         self.issuer = issuer
@@ -98,9 +100,10 @@ public struct PackedStatement: Sendable {
             serial: Array(sha256(attestationKey.publicKey.spki + subject.der).prefix(16)), subject: subject,
             key: attestationKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
             extensions: extensions)
-        let algorithm = try COSEKey.algorithm(for: attestationKey.publicKey)
+        let signer = signedByCredentialKey ? input.credentialKey : attestationKey
+        let algorithm = try COSEKey.algorithm(for: signer.publicKey)
         let entries = [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
-                       CBORMapEntry("sig", .bytes(try attestationKey.sign(message, digest: algorithm.digest))),
+                       CBORMapEntry("sig", .bytes(try signer.sign(message, digest: algorithm.digest))),
                        CBORMapEntry("x5c", .array(([certificate] + appended).map { .bytes($0.der) }))]
         return entriesEdit.map { $0(entries) } ?? entries
     }
