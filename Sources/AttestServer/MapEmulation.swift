@@ -64,10 +64,9 @@ final class MapEmulation: @unchecked Sendable {
             }
         }
         let json = try? JSONValue.parse(body)
-        guard let (kind, position, values) = route(method: method, target: target, headers: headers, json: json, body: body) else {
+        guard let (kind, stepMap, position, values) = route(method: method, target: target, headers: headers, json: json, body: body) else {
             return refusal(map.verdict, status: 404, reason: "no route \(method) \(target)", extraHeaders)
         }
-        let stepMap = map.steps[kind]!
         let exchange = stepMap.exchanges[position]
         let verdictMap = map.verdict(for: kind)
         for (name, template) in map.headers where template.sources.contains(where: { if case .environment = $0 { true } else { false } }) {
@@ -131,12 +130,12 @@ final class MapEmulation: @unchecked Sendable {
     /// The step kind and exchange a request is, and the values it carries: fixed paths first, then paths that are
     /// a step input (a protected request to any route).
     func route(method: String, target: String, headers: [(name: String, value: String)], json: JSONValue?,
-               body: Data) -> (StepKind, Int, [ValueSource: [UInt8]])? {
+               body: Data) -> (StepKind, StepMap, Int, [ValueSource: [UInt8]])? {
         let candidates = map.steps.sorted { $0.key < $1.key }.flatMap { kind, step in
-            step.exchanges.enumerated().map { (kind, $0.offset, $0.element) }
+            step.exchanges.enumerated().map { (kind, step, $0.offset, $0.element) }
         }
         for catchAll in [false, true] {
-            for (kind, position, exchange) in candidates where exchange.request.path.isCatchAll == catchAll {
+            for (kind, step, position, exchange) in candidates where exchange.request.path.isCatchAll == catchAll {
                 guard var values = exchange.request.path.match(target) else { continue }
                 switch exchange.request.method {
                 case .literal(.string(let fixed)): guard fixed == method else { continue }
@@ -164,7 +163,7 @@ final class MapEmulation: @unchecked Sendable {
                     }
                 case nil: break
                 }
-                return (kind, position, values)
+                return (kind, step, position, values)
             }
         }
         return nil

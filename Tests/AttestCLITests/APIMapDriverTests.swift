@@ -169,19 +169,12 @@ import Testing
         let fido = Self.apis.appendingPathComponent("fido.json").path
         let server = try VerdictServer(profile: .webAuthnL3, api: try APIMapLiveTests.map("fido"), seed: 1)
         defer { server.stop() }
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        proxy.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tls_proxy.py").path,
-                           cert, key, String(server.port)]
-        let out = Pipe()
-        proxy.standardOutput = out
-        proxy.standardError = FileHandle.nullDevice
-        try proxy.run()
-        defer {
-            kill(proxy.processIdentifier, SIGKILL)
-            proxy.waitUntilExit()
-        }
-        let port = HTTPVerifierTests.firstLine(out)
+        let proxy = try ServerProcess(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tls_proxy.py").path,
+            cert, key, String(server.port),
+        ])
+        defer { proxy.stop() }
+        let port = proxy.firstLine
         let url = "https://127.0.0.1:\(port)"
         let trusted = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--verifier", url, "--api", fido, "--cacert", cert,
                                                "--filter", "webauthn.valid.packed")

@@ -88,19 +88,10 @@ import AttestVerifiers
     /// The command line end to end: `attest-harness serve --api apis/civiq.json` as a child process, driven by
     /// `attest-harness run --verifier http://... --api apis/civiq.json` as another.
     @Test func serveAndRunAsProcesses() throws {
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = ["serve", "--profile", "per-request-device-attestation", "--port", "0", "--api",
-                             Self.apis.appendingPathComponent("civiq.json").path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let url = HTTPVerifierTests.firstLine(out)
+        let server = try ServerProcess(CommandLineTests.binary, ["serve", "--profile", "per-request-device-attestation", "--port", "0",
+                                                                 "--api", Self.apis.appendingPathComponent("civiq.json").path])
+        defer { server.stop() }
+        let url = server.firstLine
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let result = try CommandLineTests.run("run", "--profile", "per-request-device-attestation", "--verifier", url,
                                               "--api", Self.apis.appendingPathComponent("civiq.json").path, "--filter", "request.valid.*")

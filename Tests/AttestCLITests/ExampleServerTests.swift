@@ -70,22 +70,10 @@ import Testing
         let configFile = directory.appendingPathComponent("config.json")
         try JSONSerialization.data(withJSONObject: config).write(to: configFile)
 
-        let server = Process()
-        server.executableURL = python
-        server.arguments = [Self.example.appendingPathComponent("server.py").path, "--config", configFile.path, "--port", "0"]
-        let out = Pipe()
-        server.standardOutput = out
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            // SIGTERM, then SIGKILL if it has not exited within 5 s: no server outlives the test.
-            server.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while server.isRunning, Date() < deadline { usleep(50_000) }
-            if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-            server.waitUntilExit()
-        }
-        let line = HTTPVerifierTests.firstLine(out)
+        let server = try ServerProcess(python, [Self.example.appendingPathComponent("server.py").path, "--config", configFile.path,
+                                                "--port", "0"])
+        defer { server.stop() }
+        let line = server.firstLine
         let url = try #require(URL(string: String(line.dropFirst("listening on ".count))), "the server said \(line)")
 
         let map = try APIMap.load(contentsOf: Self.example.appendingPathComponent("api-map.json"))

@@ -30,18 +30,9 @@ import FoundationNetworking
     }
 
     @Test func serveCommandEndToEnd() throws {
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = ["serve", "--profile", "apple-app-attest", "--port", "0", "--without", "appattest.rpIdHash"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let url = Self.firstLine(out)
+        let server = try ServerProcess(CommandLineTests.binary, ["serve", "--profile", "apple-app-attest", "--port", "0", "--without", "appattest.rpIdHash"])
+        defer { server.stop() }
+        let url = server.firstLine
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", url)
         #expect(result.status == 1)

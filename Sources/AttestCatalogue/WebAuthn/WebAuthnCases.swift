@@ -158,6 +158,11 @@ public enum WebAuthnFamily: CatalogueFamily {
         return definitions
     }()
 
+    /// An attStmt edit that writes member `key` as `value`, or leaves it out when nil.
+    static func packedMember(_ key: String, _ value: CBORValue?) -> @Sendable ([CBORMapEntry]) -> [CBORMapEntry] {
+        { entries in entries.compactMap { $0.key == .text(key) ? value.map { CBORMapEntry(.text(key), $0) } : $0 } }
+    }
+
     /// `clientData` as JSON with member `key` written as `json` (raw JSON), or left out when nil.
     static func clientDataJSON(_ clientData: CollectedClientData, _ key: String, _ json: String?) -> [UInt8] {
         let members = [("type", CollectedClientData.ccdString(clientData.type)), ("challenge", CollectedClientData.ccdString(clientData.challenge)),
@@ -377,27 +382,23 @@ public enum WebAuthnFamily: CatalogueFamily {
         },
         Definition(variant: "packed-sig-missing", rule: .webAuthnAttestationSignature, importance: .critical,
                    description: "The packed attStmt has alg and x5c but no sig.", baseline: .registration(.packed)) { scenario, _ in
-            registration(&scenario) { $0.packed { $0.entriesEdit = { $0.filter { $0.key != .text("sig") } } } }
+            registration(&scenario) { $0.packed { $0.entriesEdit = packedMember("sig", nil) } }
         },
         Definition(variant: "packed-sig-text", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed attStmt's sig is a text string, not a byte string.", baseline: .registration(.packed)) { scenario, _ in
-            registration(&scenario) {
-                $0.packed { $0.entriesEdit = { $0.map { $0.key == .text("sig") ? CBORMapEntry("sig", .text("c2lnbmF0dXJl")) : $0 } } }
-            }
+            registration(&scenario) { $0.packed { $0.entriesEdit = packedMember("sig", .text("c2lnbmF0dXJl")) } }
         },
         Definition(variant: "packed-sig-empty", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed attStmt's sig is an empty byte string.", baseline: .registration(.packed)) { scenario, _ in
-            registration(&scenario) { $0.packed { $0.entriesEdit = { $0.map { $0.key == .text("sig") ? CBORMapEntry("sig", .bytes([])) : $0 } } } }
+            registration(&scenario) { $0.packed { $0.entriesEdit = packedMember("sig", .bytes([])) } }
         },
         Definition(variant: "packed-alg-missing", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed attStmt has sig and x5c but no alg.", baseline: .registration(.packed)) { scenario, _ in
-            registration(&scenario) { $0.packed { $0.entriesEdit = { $0.filter { $0.key != .text("alg") } } } }
+            registration(&scenario) { $0.packed { $0.entriesEdit = packedMember("alg", nil) } }
         },
         Definition(variant: "packed-alg-text", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed attStmt's alg is the text \"-7\", not an integer.", baseline: .registration(.packed)) { scenario, _ in
-            registration(&scenario) {
-                $0.packed { $0.entriesEdit = { $0.map { $0.key == .text("alg") ? CBORMapEntry("alg", .text("-7")) : $0 } } }
-            }
+            registration(&scenario) { $0.packed { $0.entriesEdit = packedMember("alg", .text("-7")) } }
         },
         Definition(variant: "packed-unknown-alg", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed statement's alg is -65000, which no verifier can compute; it must fail closed.",
