@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import webauthn
 import webauthn.helpers.validate_certificate_chain  # noqa: F401 (loads the module patched per request)
+import webauthn.registration.formats.android_safetynet  # noqa: F401 (its timestamp check is patched per request)
 from OpenSSL.crypto import X509Store
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url, options_to_json
 from webauthn.helpers.cose import COSEAlgorithmIdentifier
@@ -28,6 +29,8 @@ MAX_BODY = 1 << 20
 MAX_SESSIONS = 10000
 CERT_STORE_MODULE = sys.modules["webauthn.helpers.validate_certificate_chain"]
 REAL_CERT_STORE = CERT_STORE_MODULE._generate_new_cert_store
+SAFETYNET_MODULE = sys.modules["webauthn.registration.formats.android_safetynet"]
+REAL_SAFETYNET_TIMESTAMP = SAFETYNET_MODULE.verify_safetynet_timestamp
 
 config = {}
 sessions = OrderedDict()  # sid -> {"pending": {...}}
@@ -67,6 +70,7 @@ def freeze_clock(header):
     """py_webauthn's documented test hook: certificate validation at the given moment instead of now."""
     if header is None:
         CERT_STORE_MODULE._generate_new_cert_store = REAL_CERT_STORE
+        SAFETYNET_MODULE.verify_safetynet_timestamp = REAL_SAFETYNET_TIMESTAMP
         return
     try:
         moment = datetime.fromisoformat(header.strip().replace("Z", "+00:00"))
@@ -81,6 +85,16 @@ def freeze_clock(header):
         return s
 
     CERT_STORE_MODULE._generate_new_cert_store = store
+
+    def safetynet_timestamp(timestamp_ms):
+        """The library's own window (10 s either side), around the test clock instead of the machine's."""
+        now = int(moment.replace(tzinfo=timezone.utc).timestamp()) * 1000
+        if timestamp_ms > now + 10_000:
+            raise ValueError(f"Payload timestamp {timestamp_ms} was later than {now} + 10000")
+        if timestamp_ms < now - 10_000:
+            raise ValueError("Payload has expired")
+
+    SAFETYNET_MODULE.verify_safetynet_timestamp = safetynet_timestamp
 
 
 def json_object(raw):

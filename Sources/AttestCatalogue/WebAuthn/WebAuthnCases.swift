@@ -49,7 +49,7 @@ public enum WebAuthnFamily: CatalogueFamily {
         let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
         let android = try AndroidPKI(seed: ForgeSeed(seed))
         return ["webauthn-fido-attestation-root.pem": pki.attestationRoot.certificate.pem,
-                "webauthn-apple-root.pem": pki.appleRoot.certificate.pem,
+                "webauthn-apple-root.pem": pki.appleRoot.certificate.pem, "webauthn-safetynet-root.pem": pki.safetyNetRoot.certificate.pem,
                 "android-rsa-root.pem": android.rsaRoot.certificate.pem, "android-ec-root.pem": android.ecRoot.certificate.pem]
     }
 
@@ -184,6 +184,20 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "fido-u2f", rule: nil, importance: .critical,
                    description: "A fido-u2f registration (§8.6: one P-256 attestation certificate under the test FIDO root, zero AAGUID), then an assertion.",
                    baseline: .assertions(.fidoU2F, [1])) { _, _ in },
+        Definition(variant: "tpm", rule: nil, importance: .critical,
+                   description: "A tpm registration of an RSA-2048 credential (RS256 AIK, SHA-256 names; AIK certificate per §8.3.1 under a TPM CA below the test FIDO root), then an assertion.",
+                   baseline: .assertions(.tpm, [1])) { _, _ in },
+        Definition(variant: "tpm-ecc", rule: nil, importance: .high,
+                   description: "A tpm registration of a P-256 credential (an ECC pubArea), then an assertion.",
+                   baseline: .assertions(.tpmECC, [1])) { _, _ in },
+        Definition(variant: "tpm-name-sha384", rule: nil, importance: .medium,
+                   description: "A tpm registration whose pubArea.nameAlg (SHA-384) differs from the hash of alg (SHA-256): the Name is computed with nameAlg, extraData with alg's hash.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.nameAlg = TPMStructures.algorithmSHA384 } }
+        },
+        Definition(variant: "android-safetynet", rule: nil, importance: .high,
+                   description: "An android-safetynet registration (a SafetyNet JWS from a second before, signed by attest.android.com under a test root; deprecated by Google in 2024 but still accepted by relying parties), then an assertion.",
+                   baseline: .assertions(.androidSafetyNet, [1])) { _, _ in },
         Definition(variant: "extension-data", rule: nil, importance: .high,
                    description: "A packed registration and an assertion whose authenticator data carry extension outputs (ED set, credProtect 2): a verifier must accept extension data it did not ask about.",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
@@ -459,6 +473,115 @@ public enum WebAuthnFamily: CatalogueFamily {
                    baseline: .registration(.fidoU2F)) { scenario, forge in
             let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
             registration(&scenario) { $0.fidoU2F { $0.issuer = attacker.attestationRoot } }
+        },
+        Definition(variant: "fido-u2f-p384", rule: .webAuthnFidoU2FCertificate, importance: .high,
+                   description: "The fido-u2f attestation certificate's key (which signs validly) is on P-384, not P-256.",
+                   baseline: .registration(.fidoU2F)) { scenario, forge in
+            let key = try forge.seed.key(.ec(.p384), "webauthn u2f attestation p384")
+            registration(&scenario) { $0.fidoU2F { $0.attestationKey = key } }
+        },
+        Definition(variant: "fido-u2f-two-certificates", rule: .webAuthnFidoU2FCertificate, importance: .medium,
+                   description: "The fido-u2f x5c holds the attestation certificate and then its issuer: exactly one is required.",
+                   baseline: .registration(.fidoU2F)) { scenario, forge in
+            let root = forge.pki.attestationRoot.certificate
+            registration(&scenario) { $0.fidoU2F { $0.appended = [root] } }
+        },
+        Definition(variant: "tpm-other-key", rule: .webAuthnTPMPublicArea, importance: .critical,
+                   description: "The tpm pubArea (and the Name certInfo attests) is another key than the credential key in authenticatorData.",
+                   baseline: .registration(.tpm)) { scenario, forge in
+            let other = try forge.seed.key(.rsa(bits: 2048), "webauthn credential tpm other").publicKey
+            registration(&scenario) { $0.tpm { $0.certifiedKey = other } }
+        },
+        Definition(variant: "tpm-magic", rule: .webAuthnTPMCertInfo, importance: .high,
+                   description: "certInfo.magic is 0xff544348, not TPM_GENERATED_VALUE: the structure was not produced by the TPM.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.magic = 0xFF54_4348 } }
+        },
+        Definition(variant: "tpm-quote", rule: .webAuthnTPMCertInfo, importance: .high,
+                   description: "certInfo.type is TPM_ST_ATTEST_QUOTE, not TPM_ST_ATTEST_CERTIFY.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.attestationType = 0x8018 } }
+        },
+        Definition(variant: "tpm-extra-data", rule: .webAuthnTPMCertInfo, importance: .critical,
+                   description: "certInfo.extraData is the hash of other data than authenticatorData || clientDataHash.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.extraDataMessage = Array("other authenticator data".utf8) } }
+        },
+        Definition(variant: "tpm-name", rule: .webAuthnTPMCertInfo, importance: .critical,
+                   description: "certInfo attests the Name of another key's pubArea than the one in the statement.",
+                   baseline: .registration(.tpm)) { scenario, forge in
+            let other = try TPMStatement.publicArea(try forge.credentialKey("tpm other").publicKey, nameAlg: TPMStructures.algorithmSHA256)
+            registration(&scenario) { $0.tpm { $0.attestedPublicArea = other } }
+        },
+        Definition(variant: "tpm-other-data", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "The tpm sig covers other bytes than certInfo.", baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.signedMessage = Array(repeating: 0x41, count: 64) } }
+        },
+        Definition(variant: "tpm-subject", rule: .webAuthnTPMCertificate, importance: .medium,
+                   description: "The AIK certificate has a subject (CN); §8.3.1 requires it empty.", baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.certificate.subject = X509Name([.commonName("attest-harness TEST AIK")]) } }
+        },
+        Definition(variant: "tpm-no-alternative-name", rule: .webAuthnTPMCertificate, importance: .medium,
+                   description: "The AIK certificate has no subject alternative name naming the TPM's manufacturer, model and version.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.certificate.alternativeName = nil } }
+        },
+        Definition(variant: "tpm-no-aik-usage", rule: .webAuthnTPMCertificate, importance: .high,
+                   description: "The AIK certificate's extended key usage is serverAuth, without tcg-kp-AIKCertificate.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.certificate.extendedKeyUsages = ["1.3.6.1.5.5.7.3.1"] } }
+        },
+        Definition(variant: "tpm-ca", rule: .webAuthnTPMCertificate, importance: .medium,
+                   description: "The AIK certificate says cA TRUE.", baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.certificate.isCA = true } }
+        },
+        Definition(variant: "tpm-mismatch", rule: .webAuthnTPMAAGUID, importance: .high,
+                   description: "The AIK certificate's id-fido-gen-ce-aaguid names another authenticator model than authenticatorData.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.aaguidExtension = .value(Array(repeating: 0xAA, count: 16)) } }
+        },
+        Definition(variant: "tpm-attacker-root", rule: .chainTrustAnchor, importance: .critical,
+                   description: "The AIK certificate is issued by an attacker's TPM CA under a look-alike root.",
+                   baseline: .registration(.tpm)) { scenario, forge in
+            let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
+            registration(&scenario) { $0.tpm { $0.issuer = attacker.tpmIntermediate } }
+        },
+        Definition(variant: "safetynet-other-data", rule: .webAuthnSafetyNetNonce, importance: .critical,
+                   description: "The SafetyNet nonce is computed over other data than authenticatorData || clientDataHash.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, _ in
+            registration(&scenario) { $0.safetyNet { $0.nonceMessage = Array("other authenticator data".utf8) } }
+        },
+        Definition(variant: "safetynet-other-host", rule: .webAuthnSafetyNetCertificate, importance: .critical,
+                   description: "The SafetyNet response is signed by a certificate for attest.example.com, not attest.android.com.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, _ in
+            registration(&scenario) { $0.safetyNet { $0.hostname = "attest.example.com" } }
+        },
+        Definition(variant: "safetynet-other-key", rule: .webAuthnAttestationSignature, importance: .critical,
+                   description: "The SafetyNet JWS is signed by another key than the attest.android.com certificate's.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, forge in
+            let other = try forge.seed.key(.rsa(bits: 2048), "webauthn safetynet other")
+            registration(&scenario) { $0.safetyNet { $0.signer = other } }
+        },
+        Definition(variant: "safetynet-cts-failed", rule: .webAuthnSafetyNetIntegrity, importance: .high,
+                   description: "The SafetyNet response says ctsProfileMatch false (basicIntegrity true): a device that failed compatibility testing.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, _ in
+            registration(&scenario) { $0.safetyNet { $0.ctsProfileMatch = false } }
+        },
+        Definition(variant: "safetynet-future", rule: .webAuthnSafetyNetTimestamp, importance: .medium,
+                   description: "The SafetyNet response's timestampMs is five minutes after the registration.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, forge in
+            registration(&scenario) { $0.safetyNet { $0.timestamp = forge.time + 300 } }
+        },
+        Definition(variant: "safetynet-stale", rule: .webAuthnSafetyNetTimestamp, importance: .high,
+                   description: "The SafetyNet response's timestampMs is five minutes before the registration: a replayed response.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, forge in
+            registration(&scenario) { $0.safetyNet { $0.timestamp = forge.time - 300 } }
+        },
+        Definition(variant: "safetynet-attacker-root", rule: .chainTrustAnchor, importance: .critical,
+                   description: "The attest.android.com certificate is issued by an attacker's CA under a look-alike SafetyNet root.",
+                   baseline: .registration(.androidSafetyNet)) { scenario, forge in
+            let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
+            registration(&scenario) { $0.safetyNet { $0.issuer = attacker.safetyNetIntermediate } }
         },
         Definition(variant: "android-key-other-data", rule: .webAuthnAttestationSignature, importance: .critical,
                    description: "The android-key signature covers other data.", baseline: .registration(.androidKey)) { scenario, _ in

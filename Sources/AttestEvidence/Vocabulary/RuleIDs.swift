@@ -96,6 +96,15 @@ extension RuleID {
     public static let webAuthnAssertionSignature: RuleID = "webauthn.assertion.signature"
     public static let webAuthnSignCount: RuleID = "webauthn.signCount"
     public static let webAuthnBackupEligibility: RuleID = "webauthn.flags.backupEligible"
+    public static let webAuthnFidoU2FCertificate: RuleID = "webauthn.fidoU2F.certificate"
+    public static let webAuthnTPMPublicArea: RuleID = "webauthn.tpm.pubArea"
+    public static let webAuthnTPMCertInfo: RuleID = "webauthn.tpm.certInfo"
+    public static let webAuthnTPMCertificate: RuleID = "webauthn.tpm.certificate"
+    public static let webAuthnTPMAAGUID: RuleID = "webauthn.tpm.aaguid"
+    public static let webAuthnSafetyNetNonce: RuleID = "webauthn.safetynet.nonce"
+    public static let webAuthnSafetyNetCertificate: RuleID = "webauthn.safetynet.certificate"
+    public static let webAuthnSafetyNetIntegrity: RuleID = "webauthn.safetynet.ctsProfileMatch"
+    public static let webAuthnSafetyNetTimestamp: RuleID = "webauthn.safetynet.timestamp"
 }
 
 // MARK: PasskeyImport

@@ -9,6 +9,7 @@ public enum WebAuthnFormat {
     public static let apple = "apple"
     public static let fidoU2F = "fido-u2f"
     public static let tpm = "tpm"
+    public static let androidSafetyNet = "android-safetynet"
 
     /// `clientDataJSON.type` of a registration (§7.1 step 7) and of an assertion (§7.2 step 10).
     public static let createType = "webauthn.create"
@@ -20,6 +21,8 @@ public enum WebAuthnFormat {
     public static let appleNonceExtension: DERObjectIdentifier = "1.2.840.113635.100.8.2"
     /// `OU` a packed attestation certificate must carry (§8.2.1).
     public static let packedOrganizationalUnit = "Authenticator Attestation"
+    /// The host name the certificate that signs a SafetyNet attestation names (§8.5, SafetyNet documentation).
+    public static let safetyNetHostname = "attest.android.com"
     /// An Android app's origin (§5.8.1 note; Credential Manager): this prefix, then base64url SHA-256 of the
     /// signing certificate.
     public static let androidOriginPrefix = "android:apk-key-hash:"

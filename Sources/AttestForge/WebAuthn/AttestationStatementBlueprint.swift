@@ -12,6 +12,8 @@ public enum AttestationStatementBlueprint: Sendable {
     case androidKey(AndroidKeyStatement)
     case apple(AppleStatement)
     case fidoU2F(FidoU2FStatement)
+    case tpm(TPMStatement)
+    case androidSafetyNet(SafetyNetStatement)
 
     public var format: String {
         switch self {
@@ -20,6 +22,8 @@ public enum AttestationStatementBlueprint: Sendable {
         case .androidKey: return WebAuthnFormat.androidKey
         case .apple: return WebAuthnFormat.apple
         case .fidoU2F: return WebAuthnFormat.fidoU2F
+        case .tpm: return WebAuthnFormat.tpm
+        case .androidSafetyNet: return WebAuthnFormat.androidSafetyNet
         }
     }
 
@@ -39,6 +43,8 @@ public enum AttestationStatementBlueprint: Sendable {
         case .androidKey(let statement): return try statement.render(input)
         case .apple(let statement): return try statement.render(input)
         case .fidoU2F(let statement): return try statement.render(input)
+        case .tpm(let statement): return try statement.render(input)
+        case .androidSafetyNet(let statement): return try statement.render(input)
         }
     }
 }
@@ -185,6 +191,8 @@ public struct FidoU2FStatement: Sendable {
     public var validity: (Date, Date)
     /// Sign these bytes instead of the U2F registration message.
     public var signedMessage: [UInt8]?
+    /// Certificates after the attestation certificate in x5c (§8.6 allows exactly one).
+    public var appended: [X509Certificate] = []
 
     public init(issuer: CertificateAuthority, attestationKey: PrivateKey, subject: X509Name, validity: (Date, Date)) {
         self.issuer = issuer
@@ -206,6 +214,6 @@ public struct FidoU2FStatement: Sendable {
             key: attestationKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
             extensions: [.basicConstraints(ca: false, critical: true)])
         return [CBORMapEntry("sig", .bytes(try attestationKey.sign(message, digest: .sha256))),
-                CBORMapEntry("x5c", .array([.bytes(certificate.der)]))]
+                CBORMapEntry("x5c", .array(([certificate] + appended).map { .bytes($0.der) }))]
     }
 }

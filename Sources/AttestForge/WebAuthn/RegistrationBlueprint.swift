@@ -94,4 +94,16 @@ public struct RegistrationBlueprint: Sendable {
         try change(&statement)
         self.statement = .fidoU2F(statement)
     }
+
+    public mutating func tpm(_ change: (inout TPMStatement) throws -> Void) rethrows {
+        guard case .tpm(var statement) = statement else { return }
+        try change(&statement)
+        self.statement = .tpm(statement)
+    }
+
+    public mutating func safetyNet(_ change: (inout SafetyNetStatement) throws -> Void) rethrows {
+        guard case .androidSafetyNet(var statement) = statement else { return }
+        try change(&statement)
+        self.statement = .androidSafetyNet(statement)
+    }
 }

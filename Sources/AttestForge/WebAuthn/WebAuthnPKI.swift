@@ -12,6 +12,12 @@ public struct WebAuthnPKI: Sendable {
     public let attestationKey: PrivateKey
     public let appleRoot: CertificateAuthority
     public let appleIntermediate: CertificateAuthority
+    /// The CA that issues TPM AIK certificates, under the FIDO attestation root (as a TPM vendor's CA sits under its root).
+    public let tpmIntermediate: CertificateAuthority
+    /// A SafetyNet-style root (Google's was GlobalSign Root CA - R2) and the intermediate that issues the
+    /// `attest.android.com` certificate.
+    public let safetyNetRoot: CertificateAuthority
+    public let safetyNetIntermediate: CertificateAuthority
 
     static let rootValidity = (Date(timeIntervalSince1970: 1_584_556_373), Date(timeIntervalSince1970: 2_373_062_400))
 
@@ -33,11 +39,22 @@ public struct WebAuthnPKI: Sendable {
                                         .stateOrProvince("California")]),
             key: try seed.key(.ec(.p384), "\(label) apple intermediate"), serial: try serial("apple intermediate"),
             validity: Self.rootValidity, pathLength: 0)
+        tpmIntermediate = try attestationRoot.subordinate(
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST TPM AIK CA")]),
+            key: try seed.key(.ec(.p256), "\(label) tpm intermediate"), serial: try serial("tpm intermediate"),
+            validity: Self.rootValidity, pathLength: 0)
+        safetyNetRoot = try .root(
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST SafetyNet Root CA")]),
+            key: try seed.key(.ec(.p256), "\(label) safetynet root"), serial: try serial("safetynet root"), validity: Self.rootValidity)
+        safetyNetIntermediate = try safetyNetRoot.subordinate(
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST SafetyNet CA 1")]),
+            key: try seed.key(.ec(.p256), "\(label) safetynet intermediate"), serial: try serial("safetynet intermediate"),
+            validity: Self.rootValidity, pathLength: 0)
     }
 
     /// The PKI an attacker builds: the same names, the attacker's keys.
     public static func attacker(seed: ForgeSeed) throws -> WebAuthnPKI { try WebAuthnPKI(seed: seed, label: "attacker webauthn") }
 
-    /// The anchors a relying party configures: the FIDO attestation root and the Apple WebAuthn root.
-    public var trustAnchors: [X509Certificate] { [attestationRoot.certificate, appleRoot.certificate] }
+    /// The anchors a relying party configures: the FIDO attestation root, the Apple WebAuthn root, the SafetyNet root.
+    public var trustAnchors: [X509Certificate] { [attestationRoot.certificate, appleRoot.certificate, safetyNetRoot.certificate] }
 }

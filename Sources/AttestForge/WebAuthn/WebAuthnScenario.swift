@@ -30,6 +30,11 @@ public struct WebAuthnForge: Sendable {
         case androidKey = "android-key"
         case apple
         case fidoU2F = "fido-u2f"
+        /// `tpm` with an RSA-2048 credential (what Windows Hello registers).
+        case tpm
+        /// `tpm` with a P-256 credential.
+        case tpmECC = "tpm-ecc"
+        case androidSafetyNet = "android-safetynet"
     }
 
     public let seed: ForgeSeed
@@ -60,7 +65,7 @@ public struct WebAuthnForge: Sendable {
 
     /// A valid registration of a new P-256 credential for `user`, attested in `format`.
     public func registration(_ format: Format, user: String = "alice", credential: String = "passkey") throws -> RegistrationBlueprint {
-        let key = try credentialKey(credential)
+        var key = try credentialKey(credential)
         let statement: AttestationStatementBlueprint
         var aaguid = try seed.bytes("webauthn aaguid", count: 16)
         var origin = self.origin
@@ -89,6 +94,15 @@ public struct WebAuthnForge: Sendable {
                                                   subject: X509Name([.country("US"), .organization("attest-harness TEST"),
                                                                      .commonName("attest-harness U2F Token")]),
                                                   validity: WebAuthnPKI.rootValidity))
+        case .tpm, .tpmECC:
+            if format == .tpm { key = try seed.key(.rsa(bits: 2048), "webauthn credential tpm \(credential)") }
+            statement = .tpm(TPMStatement(issuer: pki.tpmIntermediate, aikKey: try seed.key(.rsa(bits: 2048), "webauthn tpm aik"),
+                                          validity: WebAuthnPKI.rootValidity))
+        case .androidSafetyNet:
+            statement = .androidSafetyNet(SafetyNetStatement(
+                issuer: pki.safetyNetIntermediate, signingKey: try seed.key(.rsa(bits: 2048), "webauthn safetynet attest.android.com"),
+                validity: (time - 30 * 86_400, time + 60 * 86_400), timestamp: time - 1))
+            origin = androidOrigin
         }
         return RegistrationBlueprint(user: try self.user(user), challenge: try challenge("registration \(credential)"),
                                      origin: origin, rpId: rpId, aaguid: aaguid, credentialId: try credentialId(credential),

@@ -3,6 +3,7 @@ import AttestConformance
 import AttestCrypto
 import AttestDER
 import AttestEvidence
+import Foundation
 
 /// The verification procedures of the attestation statement formats (WebAuthn L3 §8), each check under its rule.
 enum AttestationStatementVerification {
@@ -17,7 +18,8 @@ enum AttestationStatementVerification {
     }
 
     static let supportedFormats = [WebAuthnFormat.none, WebAuthnFormat.packed, WebAuthnFormat.androidKey,
-                                   WebAuthnFormat.apple, WebAuthnFormat.fidoU2F, WebAuthnFormat.tpm]
+                                   WebAuthnFormat.apple, WebAuthnFormat.fidoU2F, WebAuthnFormat.tpm,
+                                   WebAuthnFormat.androidSafetyNet]
 
     /// What every procedure is given (§7.1 step 22): the statement, authenticatorData and the clientDataHash.
     struct Input {
@@ -40,6 +42,7 @@ enum AttestationStatementVerification {
         case WebAuthnFormat.packed, WebAuthnFormat.androidKey: keys = ["alg", "sig", "x5c"]
         case WebAuthnFormat.apple: keys = ["x5c"]
         case WebAuthnFormat.tpm: keys = ["ver", "alg", "x5c", "sig", "certInfo", "pubArea"]
+        case WebAuthnFormat.androidSafetyNet: keys = ["ver", "response"]
         default: keys = ["sig", "x5c"]
         }
         guard let attested = parsed.attestedCredentialData else {  // registration parsing requires it
@@ -54,6 +57,7 @@ enum AttestationStatementVerification {
         case WebAuthnFormat.androidKey: return try androidKey(input)
         case WebAuthnFormat.apple: return try apple(input)
         case WebAuthnFormat.tpm: return try tpm(input)
+        case WebAuthnFormat.androidSafetyNet: return try safetyNet(input)
         default: return try fidoU2F(input)
         }
     }
@@ -151,24 +155,27 @@ enum AttestationStatementVerification {
         return .certificates(certificates)
     }
 
-    /// §8.6: one P-256 certificate; its key signs `00 || rpIdHash || clientDataHash || credentialId || 04 x y`.
+    /// §8.6: exactly one certificate with a P-256 key; it signs `00 || rpIdHash || clientDataHash || credentialId || 04 x y`.
     static func fidoU2F(_ input: Input) throws -> Trust {
+        let policy = input.policy
         let certificates = try certificateList(input.statement)
-        guard certificates.count == 1, let certificateKey = try? certificates[0].publicKey, certificateKey.algorithm == .ec(.p256),
-              let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "fido-u2f needs one P-256 certificate and a P-256 credential key")
+        guard let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "a fido-u2f credential key is a P-256 key")
         }
+        let certificateKey = try? certificates[0].publicKey
+        try policy.require(.webAuthnFidoU2FCertificate, certificates.count == 1, "x5c holds \(certificates.count) certificates, not exactly one")
+        try policy.require(.webAuthnFidoU2FCertificate, certificateKey?.algorithm == .ec(.p256),
+                           "the attestation certificate's key is \(certificateKey.map { "\($0.algorithm)" } ?? "unreadable"), not P-256")
         let signed = [0x00] + input.parsed.rpIdHash + input.clientDataHash + input.credential.credentialId + point
-        try input.policy.require(.webAuthnAttestationSignature,
-                                 certificateKey.verify(try input.statement.bytes("sig"), for: signed, digest: .sha256),
-                                 "fido-u2f signature does not verify with the attestation certificate")
+        try policy.require(.webAuthnAttestationSignature,
+                           certificateKey?.verify(try input.statement.bytes("sig"), for: signed, digest: .sha256) == true,
+                           "fido-u2f signature does not verify with the attestation certificate")
         return .certificates(certificates)
     }
 
-    /// §8.3: pubArea holds the credential key; certInfo certifies that pubArea (its name) with extraData =
-    /// hash(authenticatorData || clientDataHash); the AIK certificate signs certInfo. No forged case targets TPM
-    /// yet, so its failures count under the generic statement rules; the AIK certificate profile (§8.3.1) is
-    /// not checked.
+    /// §8.3: pubArea holds the credential key; certInfo is a TPM-generated certification of that pubArea (its Name)
+    /// with extraData = hash(authenticatorData || clientDataHash) under alg's hash; the AIK certificate's key signs
+    /// certInfo, and that certificate meets §8.3.1.
     static func tpm(_ input: Input) throws -> Trust {
         let policy = input.policy
         guard try input.statement.value("ver").textValue == "2.0" else {
@@ -188,10 +195,10 @@ enum AttestationStatementVerification {
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         let digests: [UInt16: HashAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
                                                   TPMStructures.algorithmSHA512: .sha512]
-        guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg],
-              certInfo.magic == TPMStructures.Attestation.generatedValue, certInfo.type == TPMStructures.Attestation.certifyType else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "certInfo is not a TPM-generated certification with a supported hash")
+        guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg] else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "tpm alg or pubArea.nameAlg names a hash this verifier lacks")
         }
+        // Step 2: the key pubArea's parameters and unique fields describe.
         let certified: PublicKey? = {
             if let curve = pubArea.curve {
                 guard let name = TPMStructures.curves[curve], let ecCurve = ECCurve(rawValue: name) else { return nil }
@@ -200,17 +207,124 @@ enum AttestationStatementVerification {
             let exponent = pubArea.rsaExponent.map { $0 == 0 ? 65_537 : $0 } ?? 65_537
             return try? PublicKey(rsaModulus: pubArea.unique[0], exponent: withUnsafeBytes(of: exponent.bigEndian, Array.init))
         }()
-        try policy.require(.webAuthnAttestationSignature, certified?.spki == input.credentialKey.publicKey.spki,
+        try policy.require(.webAuthnTPMPublicArea, certified?.spki == input.credentialKey.publicKey.spki,
                            "pubArea does not hold the credential public key")
-        try policy.require(.webAuthnAttestationSignature, certInfo.extraData == digest.hash(input.signedData),
-                           "certInfo.extraData is not the hash of authenticatorData || clientDataHash")
+        // Step 4: certInfo.
+        try policy.require(.webAuthnTPMCertInfo, certInfo.magic == TPMStructures.Attestation.generatedValue,
+                           "certInfo.magic is 0x\(String(certInfo.magic, radix: 16)), not TPM_GENERATED_VALUE")
+        try policy.require(.webAuthnTPMCertInfo, certInfo.type == TPMStructures.Attestation.certifyType,
+                           "certInfo.type is 0x\(String(certInfo.type, radix: 16)), not TPM_ST_ATTEST_CERTIFY")
+        try policy.require(.webAuthnTPMCertInfo, certInfo.extraData == digest.hash(input.signedData),
+                           "certInfo.extraData is not the \(digest) hash of authenticatorData || clientDataHash")
         let name = withUnsafeBytes(of: pubArea.nameAlg.bigEndian, Array.init) + nameDigest.hash(pubAreaBytes)
-        try policy.require(.webAuthnAttestationSignature, certInfo.attestedName == name, "certInfo does not certify pubArea")
+        try policy.require(.webAuthnTPMCertInfo, certInfo.attestedName == name, "certInfo's attested name is not pubArea's Name")
+        // Step 5: the AIK signature, then §8.3.1.
+        let aik = certificates[0]
         try policy.require(.webAuthnAttestationSignature,
-                           COSEKey(algorithm: algorithm, publicKey: try certificates[0].publicKey)
-                               .verify(try input.statement.bytes("sig"), for: certInfoBytes),
+                           COSEKey(algorithm: algorithm, publicKey: try aik.publicKey).verify(try input.statement.bytes("sig"), for: certInfoBytes),
                            "tpm signature over certInfo does not verify with the AIK certificate")
+        try aikCertificateProfile(aik, policy: policy)
+        if let value = aik.extension(WebAuthnFormat.aaguidExtension)?.value {
+            let aaguid = try? DERReader.parse(value).octetStringValue()
+            try policy.require(.webAuthnTPMAAGUID, aaguid == input.credential.aaguid,
+                               "id-fido-gen-ce-aaguid \(aaguid.map(hex) ?? "malformed") is not the AAGUID \(hex(input.credential.aaguid))")
+        }
         return .certificates(certificates)
+    }
+
+    /// §8.3.1: version 3, an empty subject, the TPM's manufacturer, model and version in the subject alternative
+    /// name's directoryName ([TPMv2-EK-Profile] §3.2.9), tcg-kp-AIKCertificate in the extended key usage, cA FALSE.
+    static func aikCertificateProfile(_ certificate: X509Certificate, policy: Policy) throws {
+        let fields = try CertificateFields(der: certificate.der)
+        try policy.require(.webAuthnTPMCertificate, fields.version == 2, "the AIK certificate is not X.509 v3")
+        let subject = try X509Name(der: certificate.subjectDER)
+        try policy.require(.webAuthnTPMCertificate, subject.attributes.isEmpty, "the AIK certificate's subject is not empty")
+        let identity = certificate.extension("2.5.29.17").flatMap { tpmIdentity($0.value) } ?? [:]
+        let identityOIDs: [DERObjectIdentifier] = ["2.23.133.2.1", "2.23.133.2.2", "2.23.133.2.3"]
+        try policy.require(.webAuthnTPMCertificate, identityOIDs.allSatisfy { identity[$0] != nil },
+                           "the subject alternative name lacks the TPM manufacturer, model or version")
+        let usages: [DERObjectIdentifier] = certificate.extension("2.5.29.37").flatMap { element in
+            (try? DERReader.parse(element.value))?.children?.compactMap { try? $0.oidValue() }
+        } ?? []
+        try policy.require(.webAuthnTPMCertificate, usages.contains("2.23.133.8.3"),
+                           "the extended key usage lacks tcg-kp-AIKCertificate (2.23.133.8.3)")
+        try policy.require(.webAuthnTPMCertificate, !ChainChecks.isCA(certificate), "the AIK certificate says cA TRUE")
+    }
+
+    /// The attributes of the directoryName in a subject alternative name, by type.
+    static func tpmIdentity(_ value: [UInt8]) -> [DERObjectIdentifier: String]? {
+        guard let names = (try? DERReader.parse(value))?.children else { return nil }
+        var identity: [DERObjectIdentifier: String] = [:]
+        for name in names where name.identifier == .explicit(4) {
+            guard let inner = try? name.explicitlyTagged(4), let rdns = inner.children else { continue }
+            for rdn in rdns {
+                for attribute in rdn.children ?? [] {
+                    guard let parts = attribute.children, parts.count == 2, let oid = try? parts[0].oidValue(),
+                          let text = try? parts[1].stringValue() else { continue }
+                    identity[oid] = text
+                }
+            }
+        }
+        return identity
+    }
+
+    /// §8.5: the response is a SafetyNet attestation (a compact JWS) whose nonce is the base64 of
+    /// SHA-256(authenticatorData || clientDataHash), signed by an `attest.android.com` certificate; this profile also
+    /// requires ctsProfileMatch and a fresh timestampMs, as the SafetyNet documentation advised.
+    static func safetyNet(_ input: Input) throws -> Trust {
+        let policy = input.policy
+        guard let version = try input.statement.value("ver").textValue, !version.isEmpty else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet ver is not a non-empty text string")
+        }
+        let response = try SafetyNetResponse(try input.statement.bytes("response"))
+        let nonce = Data(sha256(input.signedData)).base64EncodedString()
+        try policy.require(.webAuthnSafetyNetNonce, response.payload["nonce"] as? String == nonce,
+                           "the response's nonce is not the base64 of SHA-256(authenticatorData || clientDataHash)")
+        let leaf = response.certificates[0]
+        let commonName = (try? X509Name(der: leaf.subjectDER))?.attributes.first { $0.type == "2.5.4.3" }.flatMap { try? $0.value.stringValue() }
+        try policy.require(.webAuthnSafetyNetCertificate, commonName == WebAuthnFormat.safetyNetHostname,
+                           "the response is signed by \(commonName.map { "\"\($0)\"" } ?? "a certificate without a CN"), not attest.android.com")
+        try policy.require(.webAuthnAttestationSignature,
+                           response.algorithm == "RS256" && ((try? leaf.publicKey)?.verify(response.signature, for: response.signingInput, digest: .sha256) ?? false),
+                           "the response's \(response.algorithm) signature does not verify with the attest.android.com certificate")
+        try policy.require(.webAuthnSafetyNetIntegrity, response.payload["ctsProfileMatch"] as? Bool == true,
+                           "ctsProfileMatch is not true")
+        let now = policy.context.time.timeIntervalSince1970 * 1000
+        let timestamp = (response.payload["timestampMs"] as? NSNumber)?.doubleValue
+        try policy.require(.webAuthnSafetyNetTimestamp, timestamp.map { $0 <= now + 10_000 && $0 >= now - 60_000 } ?? false,
+                           "timestampMs \(timestamp.map { String(Int64($0)) } ?? "absent") is not within the last minute of \(Int64(now))")
+        return .certificates(response.certificates)
+    }
+
+    /// A SafetyNet attestation: `header.payload.signature`, the header's `x5c` a non-empty list of base64 DER certificates.
+    struct SafetyNetResponse {
+        let algorithm: String
+        let certificates: [X509Certificate]
+        let payload: [String: Any]
+        let signingInput: [UInt8]
+        let signature: [UInt8]
+
+        init(_ bytes: [UInt8]) throws {
+            func malformed(_ reason: String) -> RuleViolation { RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet response: \(reason)") }
+            let parts = String(decoding: bytes, as: UTF8.self).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
+                  let signature = Base64URL.decode(parts[2]) else { throw malformed("not a compact JWS of three base64url parts") }
+            guard let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
+                  let payloadObject = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+                throw malformed("the header or payload is not a JSON object")
+            }
+            guard let chain = headerObject["x5c"] as? [String], !chain.isEmpty else { throw malformed("the header's x5c is not a non-empty array") }
+            certificates = try chain.map { text in
+                guard let der = Data(base64Encoded: text), let certificate = try? X509Certificate(der: Array(der)) else {
+                    throw malformed("x5c holds something other than a base64 DER certificate")
+                }
+                return certificate
+            }
+            algorithm = headerObject["alg"] as? String ?? ""
+            self.payload = payloadObject
+            signingInput = Array((parts[0] + "." + parts[1]).utf8)
+            self.signature = signature
+        }
     }
 
     /// The statement's alg. An integer alg this verifier cannot compute fails closed under the signature rule

@@ -11,6 +11,7 @@ import cbor2
 import webauthn
 from OpenSSL.crypto import X509Store
 import webauthn.helpers.validate_certificate_chain  # noqa: F401 (loads the module patched below)
+import webauthn.registration.formats.android_safetynet  # noqa: F401 (its timestamp check is patched below)
 from webauthn.helpers.cose import COSEAlgorithmIdentifier
 from webauthn.helpers.structs import AttestationFormat
 
@@ -30,7 +31,8 @@ def parameters(context):
 
 
 def freeze(context):
-    """py_webauthn's documented test hook: the certificate store's time is the case's, not the machine's."""
+    """py_webauthn's documented test hook: the certificate store's time is the case's, not the machine's; the
+    SafetyNet timestamp window, the library's own check, is moved to the case's time the same way."""
     moment = datetime.fromisoformat(context["time"].replace("Z", "+00:00"))
 
     def store():
@@ -39,6 +41,16 @@ def freeze(context):
         return s
 
     sys.modules["webauthn.helpers.validate_certificate_chain"]._generate_new_cert_store = store
+
+    def safetynet_timestamp(timestamp_ms):
+        """The library's own window (10 s either side), around the case's time instead of the machine's."""
+        now = int(moment.timestamp()) * 1000
+        if timestamp_ms > now + 10_000:
+            raise ValueError(f"Payload timestamp {timestamp_ms} was later than {now} + 10000")
+        if timestamp_ms < now - 10_000:
+            raise ValueError("Payload has expired")
+
+    sys.modules["webauthn.registration.formats.android_safetynet"].verify_safetynet_timestamp = safetynet_timestamp
 
 
 def verify(kind, inputs, context, state):

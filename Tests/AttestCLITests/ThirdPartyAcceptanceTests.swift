@@ -1,0 +1,48 @@
+import AttestCatalogue
+import AttestConformance
+import AttestVerifiers
+import Foundation
+import Testing
+
+/// The forge is right, not only self-consistent: registrations in every forged attestation format are accepted by
+/// two independent libraries (py_webauthn and python-fido2, pinned in scripts/adapters/requirements.txt) through
+/// the exec adapters scripts/compare runs, with our test roots and the case's time injected. Each format's
+/// broken statement is refused by the same library, so an adapter that accepted everything would fail here.
+@Suite(.serialized) struct ThirdPartyAcceptanceTests {
+    static let root = ExampleServerTests.root
+
+    static func adapter(_ name: String) throws -> ExecVerifier {
+        let python = try PythonEnvironment.python(venv: root.appendingPathComponent(".build/adapters-venv"),
+                                                  requirements: root.appendingPathComponent("scripts/adapters/requirements.txt"))
+        return ExecVerifier(command: "\(python.path) \(root.appendingPathComponent("scripts/adapters/\(name)/adapter.py").path)",
+                            timeout: 120)
+    }
+
+    /// Per library: the valid cases it must accept and one broken case per format it must refuse.
+    static let expectations: [(library: String, accepted: [String], refused: [String])] = [
+        ("py_webauthn",
+         ["webauthn.valid.packed", "webauthn.valid.fido-u2f", "webauthn.valid.tpm", "webauthn.valid.tpm-ecc",
+          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet", "webauthn.valid.android-key"],
+         ["webauthn.attestation.signature.fido-u2f-other-data", "webauthn.tpm.certInfo.tpm-extra-data",
+          "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.timestamp.safetynet-stale"]),
+        ("python_fido2",
+         ["webauthn.valid.packed", "webauthn.valid.fido-u2f", "webauthn.valid.tpm", "webauthn.valid.tpm-ecc",
+          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet"],
+         ["webauthn.attestation.signature.fido-u2f-other-data", "webauthn.tpm.certInfo.tpm-extra-data",
+          "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.ctsProfileMatch.safetynet-cts-failed"]),
+    ]
+
+    @Test(arguments: [0, 1])
+    func everyForgedFormatIsAcceptedByAnIndependentLibrary(index: Int) async throws {
+        let expectation = Self.expectations[index]
+        let wanted = Set(expectation.accepted + expectation.refused)
+        let cases = try BuiltinCatalogue.cases(for: .webAuthnL3, seed: 1).filter { wanted.contains($0.id) }
+        #expect(cases.count == wanted.count, "missing cases: \(wanted.subtracting(cases.map(\.id)).sorted())")
+        let report = await Runner(profile: .webAuthnL3, verifier: try Self.adapter(expectation.library)).run(cases, seed: 1)
+        #expect(report.errors.isEmpty, "\(report.errors.map(\.summary))")
+        for id in expectation.accepted + expectation.refused {
+            let result = report.results.first { $0.caseId == id }
+            #expect(result?.status == .pass, "\(expectation.library) \(id): \(result.map { "\($0.status) \($0.message ?? "")" } ?? "no result")")
+        }
+    }
+}
