@@ -23,7 +23,7 @@ public enum BuiltinCatalogue {
         "origins": "https://login.attest-harness.example," + WebAuthnFormat.androidOriginPrefix
             // The constant below holds a 64-digit hex digest.
             + Base64URL.encode(bytes(fromHex: androidParameters["signatureDigest"]!)!),
-        "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-8,-257", "userVerification": "required",
+        "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-35,-36,-8,-257,-258,-259,-37,-38,-39", "userVerification": "required",
         "attestation": "direct",
     ]
     /// The Civiq-style server's lifetimes, account token and statuses (seeds/001).

@@ -16,16 +16,29 @@ public struct COSEKey: Hashable, Sendable {
         case rs256 = -257
         case rs384 = -258
         case rs512 = -259
+        /// RSASSA-PSS with SHA-256, SHA-384, SHA-512 (RFC 8230 §2).
+        case ps256 = -37
+        case ps384 = -38
+        case ps512 = -39
+        /// RSASSA-PKCS1-v1_5 with SHA-1 (RFC 8812 §2): deprecated, still emitted by old Windows Hello TPMs.
+        case rs1 = -65535
 
         /// The hash the signature is computed with; nil for EdDSA, which signs the message itself.
         public var digest: HashAlgorithm? {
             switch self {
-            case .es256, .rs256: return .sha256
-            case .es384, .rs384: return .sha384
-            case .es512, .rs512: return .sha512
+            case .rs1: return .sha1
+            case .es256, .rs256, .ps256: return .sha256
+            case .es384, .rs384, .ps384: return .sha384
+            case .es512, .rs512, .ps512: return .sha512
             case .edDSA, .ed25519, .ed448: return nil
             }
         }
+
+        /// How an RSA signature under this algorithm is padded.
+        public var padding: RSAPadding { [.ps256, .ps384, .ps512].contains(self) ? .pss : .pkcs1v15 }
+
+        /// The RSA algorithms (key type 3).
+        public static let rsaFamily: [Algorithm] = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512, .rs1]
     }
 
     /// Why a COSE_Key was refused, naming the parameter (its integer label).
@@ -102,7 +115,7 @@ public struct COSEKey: Hashable, Sendable {
                 }
                 key = try PublicKey(x963: [0x04] + x + y, curve: curve)
             case Self.rsa:
-                guard [.rs256, .rs384, .rs512].contains(algorithm) else {
+                guard Algorithm.rsaFamily.contains(algorithm) else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: nil)
                 }
                 key = try PublicKey(rsaModulus: try bytes(-1), exponent: try bytes(-2))
@@ -173,6 +186,6 @@ public struct COSEKey: Hashable, Sendable {
 
     /// Verifies `signature` over `message` with this key and algorithm.
     public func verify(_ signature: [UInt8], for message: [UInt8]) -> Bool {
-        publicKey.verify(signature, for: message, digest: algorithm.digest)
+        publicKey.verify(signature, for: message, digest: algorithm.digest, padding: algorithm.padding)
     }
 }

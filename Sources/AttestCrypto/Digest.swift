@@ -1,13 +1,16 @@
 internal import CAttestOpenSSL
 
-/// Hash functions used by the evidence formats: SHA-256 (App Attest, WebAuthn, Android) and SHA-384.
+/// Hash functions used by the evidence formats: SHA-256 (App Attest, WebAuthn, Android), SHA-384, SHA-512, and
+/// SHA-1 for the legacy RS1 WebAuthn credentials (COSE -65535) only.
 public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
+    case sha1 = "SHA1"
     case sha256 = "SHA256"
     case sha384 = "SHA384"
     case sha512 = "SHA512"
 
     public var outputSize: Int {
         switch self {
+        case .sha1: return 20
         case .sha256: return 32
         case .sha384: return 48
         case .sha512: return 64
@@ -16,6 +19,7 @@ public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
 
     var evp: OpaquePointer {
         switch self {
+        case .sha1: return EVP_sha1()
         case .sha256: return EVP_sha256()
         case .sha384: return EVP_sha384()
         case .sha512: return EVP_sha512()

@@ -91,9 +91,9 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
-    /// for RSA keys (RFC 8017 §8.2). `digest` hashes the message first, as ES256 and friends require; EdDSA keys
+    /// (RFC 8017 §8.2) or, with `padding: .pss`, RSASSA-PSS (RFC 8017 §8.1) for RSA keys. `digest` hashes the message first, as ES256 and friends require; EdDSA keys
     /// sign the message itself and take no digest (RFC 8032 §5.1.6).
-    public func sign(_ message: [UInt8], digest: HashAlgorithm?) throws -> [UInt8] {
+    public func sign(_ message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) throws -> [UInt8] {
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
@@ -101,7 +101,11 @@ public final class PrivateKey: @unchecked Sendable {
         return try DeterministicRandomness.shared().withEntropy(entropy) { context in
             guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }
-            try check(EVP_DigestSignInit_ex(md, nil, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
+            var keyContext: OpaquePointer?
+            try check(EVP_DigestSignInit_ex(md, &keyContext, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
+            if padding == .pss, case .rsa = algorithm {
+                try check(RSAPadding.configurePSS(keyContext), "EVP_PKEY_CTX_set_rsa_padding PSS")
+            }
             var length = 0
             try check(EVP_DigestSign(md, nil, &length, message, message.count), "EVP_DigestSign")
             var signature = [UInt8](repeating: 0, count: length)

@@ -145,14 +145,18 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     /// Verifies an ECDSA (DER), RSASSA-PKCS1-v1_5 or (with no digest) EdDSA signature over `message`; false for
     /// any failure.
-    public func verify(_ signature: [UInt8], for message: [UInt8], digest: HashAlgorithm?) -> Bool {
+    public func verify(_ signature: [UInt8], for message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) -> Bool {
         guard let md = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(md)
             AttestCryptoError.drainQueue()
         }
+        var keyContext: OpaquePointer?
         guard let randomness = try? DeterministicRandomness.shared(),
-              EVP_DigestVerifyInit_ex(md, nil, digest?.rawValue, randomness.libraryContext, nil, pkey, nil) == 1 else { return false }
+              EVP_DigestVerifyInit_ex(md, &keyContext, digest?.rawValue, randomness.libraryContext, nil, pkey, nil) == 1 else { return false }
+        if padding == .pss {
+            guard case .rsa = algorithm, RSAPadding.configurePSS(keyContext) == 1 else { return false }
+        }
         return EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
     }
 

@@ -4,7 +4,8 @@ import AttestVerifiers
 import Foundation
 import Testing
 
-/// The forge is right, not only self-consistent: registrations in every forged attestation format are accepted by
+/// The forge is right, not only self-consistent: registrations in every forged attestation format, and credentials
+/// of the algorithms each library implements (PSS among them), are accepted by
 /// two independent libraries (py_webauthn and python-fido2, pinned in scripts/adapters/requirements.txt) through
 /// the exec adapters scripts/compare runs, with our test roots and the case's time injected. Each format's
 /// broken statement is refused by the same library, so an adapter that accepted everything would fail here.
@@ -22,12 +23,13 @@ import Testing
     static let expectations: [(library: String, accepted: [String], refused: [String])] = [
         ("py_webauthn",
          ["webauthn.valid.packed", "webauthn.valid.fido-u2f", "webauthn.valid.tpm", "webauthn.valid.tpm-ecc",
-          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet", "webauthn.valid.android-key"],
+          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet", "webauthn.valid.android-key",
+          "webauthn.valid.es512", "webauthn.valid.rs384", "webauthn.valid.ps256", "webauthn.valid.ps512"],
          ["webauthn.attestation.signature.fido-u2f-other-data", "webauthn.tpm.certInfo.tpm-extra-data",
           "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.timestamp.safetynet-stale"]),
         ("python_fido2",
          ["webauthn.valid.packed", "webauthn.valid.fido-u2f", "webauthn.valid.tpm", "webauthn.valid.tpm-ecc",
-          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet"],
+          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet", "webauthn.valid.es384", "webauthn.valid.ps256"],
          ["webauthn.attestation.signature.fido-u2f-other-data", "webauthn.tpm.certInfo.tpm-extra-data",
           "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.ctsProfileMatch.safetynet-cts-failed"]),
     ]

@@ -19,6 +19,25 @@ import Testing
         #expect(!decoded.verify(signature, for: message + [0]))
     }
 
+    /// Every RSA algorithm of the COSE registry WebAuthn meets: PS256/384/512 sign with PSS (a PKCS#1 v1.5 signature
+    /// does not verify under them, nor a PSS one under RS256), RS1 with SHA-1; each survives a COSE_Key round trip.
+    @Test(arguments: COSEKey.Algorithm.rsaFamily)
+    func rsaAlgorithmsSignWithTheirPaddingAndHash(algorithm: COSEKey.Algorithm) throws {
+        let key = try PrivateKey.generate(.rsa(bits: 2048))
+        let decoded = try COSEKey(cbor: CBORWriter.encode(try COSEKey(algorithm: algorithm, publicKey: key.publicKey).cbor))
+        #expect(decoded.algorithm == algorithm)
+        let message = Array("attest-harness".utf8)
+        let signature = try key.sign(message, digest: algorithm.digest, padding: algorithm.padding)
+        #expect(decoded.verify(signature, for: message))
+        #expect(!decoded.verify(signature, for: message + [0]))
+        let otherPadding: RSAPadding = algorithm.padding == .pss ? .pkcs1v15 : .pss
+        #expect(!decoded.verify(try key.sign(message, digest: algorithm.digest, padding: otherPadding), for: message))
+        #expect((algorithm == .rs1) == (algorithm.digest == .sha1))
+        // The hash is bound too: the same padding over another digest does not verify.
+        let otherDigest: HashAlgorithm = algorithm.digest == .sha256 ? .sha384 : .sha256
+        #expect(!decoded.verify(try key.sign(message, digest: otherDigest, padding: algorithm.padding), for: message))
+    }
+
     @Test func algorithmMustFitTheCurve() throws {
         let key = try PrivateKey.generate(.ec(.p384)).publicKey
         let mislabeled = CBORWriter.encode(try COSEKey(algorithm: .es256, publicKey: key).cbor)

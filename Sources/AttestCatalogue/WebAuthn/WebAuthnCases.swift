@@ -70,7 +70,8 @@ public enum WebAuthnFamily: CatalogueFamily {
         let forge = try forge(parameters: parameters, seed: seed)
         let anchors = try trustAnchors(seed: seed.value).filter { $0.key.hasSuffix(".pem") }.sorted { $0.key < $1.key }.map(\.value)
         let context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
-        return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
+        let offered = try WebAuthnParameters(ParameterReader(parameters)).algorithms
+        return try definitions(offering: offered).filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario: WebAuthnScenario
             switch definition.baseline {
             case .registration(let format): scenario = try forge.scenario(format, assertionCounters: [])
@@ -119,9 +120,15 @@ public enum WebAuthnFamily: CatalogueFamily {
     static func parentDomain(_ rpId: String) -> String { rpId.split(separator: ".").dropFirst().joined(separator: ".") }
 
     /// Makes `key` the registered credential and the signer of every assertion.
-    static func credential(_ scenario: inout WebAuthnScenario, _ key: PrivateKey) throws {
-        for index in scenario.registrations.indices { scenario.registrations[index].credentialKey = key }
-        for index in scenario.assertions.indices { scenario.assertions[index].signingKey = key }
+    static func credential(_ scenario: inout WebAuthnScenario, _ key: PrivateKey, algorithm: COSEKey.Algorithm? = nil) throws {
+        for index in scenario.registrations.indices {
+            scenario.registrations[index].credentialKey = key
+            scenario.registrations[index].credentialAlgorithm = algorithm
+        }
+        for index in scenario.assertions.indices {
+            scenario.assertions[index].signingKey = key
+            scenario.assertions[index].algorithm = algorithm
+        }
     }
 
     /// `bytes` with the last bit flipped: the smallest change to a challenge.
@@ -131,7 +138,45 @@ public enum WebAuthnFamily: CatalogueFamily {
         return flipped
     }
 
-    static let definitions: [Definition] = valid + registrationDefinitions + formatDefinitions + assertionDefinitions + clientDataMemberDefinitions
+    /// Every case for a relying party that offers `algorithms` (COSE values): the algorithm matrix depends on them.
+    static func definitions(offering algorithms: [Int64]) -> [Definition] {
+        valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + assertionDefinitions
+            + clientDataMemberDefinitions
+    }
+
+    /// The credential algorithms of the FIDO server tool's matrix (ES256 is every other case's): the key each is forged
+    /// with, and what to call it.
+    static let algorithmMatrix: [(variant: String, algorithm: COSEKey.Algorithm, key: KeyAlgorithm, label: String, words: String)] = [
+        ("es384", .es384, .ec(.p384), "p384", "P-384 ECDSA SHA-384"), ("es512", .es512, .ec(.p521), "p521", "P-521 ECDSA SHA-512"),
+        ("eddsa", .edDSA, .ed25519, "ed25519", "Ed25519 EdDSA"),
+        ("rs256", .rs256, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PKCS1-v1_5 SHA-256"),
+        ("rs384", .rs384, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PKCS1-v1_5 SHA-384"),
+        ("rs512", .rs512, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PKCS1-v1_5 SHA-512"),
+        ("ps256", .ps256, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PSS SHA-256"),
+        ("ps384", .ps384, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PSS SHA-384"),
+        ("ps512", .ps512, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PSS SHA-512"),
+        ("rs1", .rs1, .rsa(bits: 2048), "rsa", "RSA-2048 RSASSA-PKCS1-v1_5 SHA-1"),
+    ]
+
+    /// Per matrix algorithm: a packed registration and an assertion with a credential of that algorithm, accepted
+    /// when the relying party offers it (§7.1 step 20 passes, §7.2 step 21 verifies under it) and refused under
+    /// webauthn.algorithm when it does not.
+    static func algorithmDefinitions(offering algorithms: [Int64]) -> [Definition] {
+        algorithmMatrix.map { entry in
+            let name = "\(String(describing: entry.algorithm).uppercased()) (\(entry.algorithm.rawValue))"
+            let mutate: @Sendable (inout WebAuthnScenario, WebAuthnForge) throws -> Void = { scenario, forge in
+                try credential(&scenario, try forge.seed.key(entry.key, "webauthn credential \(entry.label)"), algorithm: entry.algorithm)
+            }
+            guard algorithms.contains(entry.algorithm.rawValue) else {
+                return Definition(variant: "not-offered-\(entry.variant)", rule: .webAuthnAlgorithm, importance: .medium,
+                                  description: "The credential is \(entry.words), \(name), which the relying party did not offer.",
+                                  baseline: .registration(.packed), mutate: mutate)
+            }
+            return Definition(variant: entry.variant, rule: nil, importance: .high,
+                              description: "A packed registration of a \(entry.words) credential (\(name), offered), then an assertion it signs.",
+                              baseline: .assertions(.packed, [1]), mutate: mutate)
+        }
+    }
 
     /// clientDataJSON with its type, challenge or origin missing, a number, or empty, in each ceremony: the FIDO
     /// server tool's CollectedClientData checks (F-1 to F-3, F-6 to F-8, F-11 to F-13 of both ceremonies). The step
@@ -207,16 +252,6 @@ public enum WebAuthnFamily: CatalogueFamily {
             scenario.registrations[0].authenticatorDataSuffix = extensions
             scenario.lastAssertion.flags.insert(.extensionData)
             scenario.lastAssertion.authenticatorDataSuffix = extensions
-        },
-        Definition(variant: "rs256", rule: nil, importance: .high,
-                   description: "A packed registration of an RSA-2048 credential (RS256, offered), then an assertion it signs.",
-                   baseline: .assertions(.packed, [1])) { scenario, forge in
-            try credential(&scenario, try forge.seed.key(.rsa(bits: 2048), "webauthn credential rsa"))
-        },
-        Definition(variant: "eddsa", rule: nil, importance: .high,
-                   description: "A packed registration of an Ed25519 credential (EdDSA, offered), then an assertion it signs.",
-                   baseline: .assertions(.packed, [1])) { scenario, forge in
-            try credential(&scenario, try forge.seed.key(.ed25519, "webauthn credential ed25519"))
         },
         Definition(variant: "apple-synced-counter-zero", rule: nil, importance: .critical,
                    description: "An apple anonymous registration of a synced passkey (BE and BS set), then two assertions whose counter stays 0.",
@@ -345,12 +380,6 @@ public enum WebAuthnFamily: CatalogueFamily {
         },
 
         // Credential key and id.
-        Definition(variant: "not-offered", rule: .webAuthnAlgorithm, importance: .medium,
-                   description: "The credential is an ES384 key; the relying party offered ES256, EdDSA and RS256 only.",
-                   baseline: .registration(.packed)) { scenario, forge in
-            let key = try forge.seed.key(.ec(.p384), "webauthn credential p384")
-            registration(&scenario) { $0.credentialKey = key }
-        },
         Definition(variant: "curve-not-bound", rule: .webAuthnAlgorithm, importance: .medium,
                    description: "The COSE key says ES256 (-7) but holds a P-384 point.",
                    baseline: .registration(.packed)) { scenario, forge in

@@ -32,6 +32,7 @@ public enum AttestationStatementBlueprint: Sendable {
         public let authenticatorData: [UInt8]
         public let clientDataHash: [UInt8]
         public let credentialKey: PrivateKey
+        public let credentialAlgorithm: COSEKey.Algorithm
         public let aaguid: [UInt8]
     }
 
@@ -92,9 +93,9 @@ public struct PackedStatement: Sendable {
     func render(_ input: AttestationStatementBlueprint.Input) throws -> [CBORMapEntry] {
         let message = signedMessage ?? input.authenticatorData + input.clientDataHash
         guard let issuer else {
-            let algorithm = try COSEKey.algorithm(for: input.credentialKey.publicKey)
+            let algorithm = input.credentialAlgorithm
             return [CBORMapEntry("alg", .int(algorithm.rawValue)),
-                    CBORMapEntry("sig", .bytes(try input.credentialKey.sign(message, digest: algorithm.digest)))]
+                    CBORMapEntry("sig", .bytes(try input.credentialKey.sign(message, digest: algorithm.digest, padding: algorithm.padding)))]
         }
         var extensions: [CertificateExtension] = [.basicConstraints(ca: certificateIsCA, critical: true)]
         switch aaguidExtension {

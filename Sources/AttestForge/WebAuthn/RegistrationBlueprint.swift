@@ -19,6 +19,8 @@ public struct RegistrationBlueprint: Sendable {
     public var aaguid: [UInt8]
     public var credentialId: [UInt8]
     public var credentialKey: PrivateKey
+    /// The COSE algorithm the credential key is bound to, when not the key type's usual one (PS256 for an RSA key).
+    public var credentialAlgorithm: COSEKey.Algorithm?
     /// Write this COSE_Key instead of the credential key's.
     public var coseKeyOverride: [UInt8]?
     /// Set AT but write no attested credential data.
@@ -52,18 +54,23 @@ public struct RegistrationBlueprint: Sendable {
 
     public func authenticatorData() throws -> [UInt8] {
         let coseKey = try coseKeyOverride ?? CBORWriter.encode(
-            try COSEKey(algorithm: try COSEKey.algorithm(for: credentialKey.publicKey), publicKey: credentialKey.publicKey).cbor)
+            try COSEKey(algorithm: try resolvedCredentialAlgorithm(), publicKey: credentialKey.publicKey).cbor)
         let credential = omitAttestedCredentialData ? nil : AuthenticatorData.AttestedCredentialData(
             aaguid: aaguid, credentialId: credentialId, credentialPublicKey: coseKey)
         return AuthenticatorData(rpIdHash: rpIdHash, flags: flags, signCount: signCount,
                                  attestedCredentialData: credential).bytes + authenticatorDataSuffix
     }
 
+    func resolvedCredentialAlgorithm() throws -> COSEKey.Algorithm {
+        try credentialAlgorithm ?? COSEKey.algorithm(for: credentialKey.publicKey)
+    }
+
     public func render() throws -> Output {
         let clientDataJSON = clientDataJSONOverride ?? clientData.bytes
         let authData = try authenticatorData()
         let statementMap = try statement.render(.init(authenticatorData: authData, clientDataHash: sha256(clientDataJSON),
-                                                      credentialKey: credentialKey, aaguid: aaguid))
+                                                      credentialKey: credentialKey,
+                                                      credentialAlgorithm: try resolvedCredentialAlgorithm(), aaguid: aaguid))
         let object = [CBORMapEntry("fmt", .text(formatOverride ?? statement.format)),
                       CBORMapEntry("attStmt", .map(statementMap)), CBORMapEntry("authData", .bytes(authData))]
         return Output(clientDataJSON: clientDataJSON, attestationObject: encoding?.encode(object) ?? CBORWriter.encode(.map(object)),

@@ -20,6 +20,8 @@ public struct WebAuthnAssertionBlueprint: Sendable {
     /// `response.userHandle`; nil when the authenticator returns none.
     public var userHandle: [UInt8]?
     public var signingKey: PrivateKey
+    /// The COSE algorithm to sign with, when not the key type's usual one (PS256 for an RSA key).
+    public var algorithm: COSEKey.Algorithm?
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
     /// Rewrites the DER signature (non-minimal encodings).
@@ -51,8 +53,9 @@ public struct WebAuthnAssertionBlueprint: Sendable {
     public func render() throws -> Output {
         let clientDataJSON = clientDataJSONOverride ?? clientData.bytes
         let authData = AuthenticatorData(rpIdHash: rpIdHash, flags: flags, signCount: signCount).bytes + authenticatorDataSuffix
-        let algorithm = try COSEKey.algorithm(for: signingKey.publicKey)
-        var signature = try signingKey.sign(signedMessage ?? authData + sha256(clientDataJSON), digest: algorithm.digest)
+        let algorithm = try self.algorithm ?? COSEKey.algorithm(for: signingKey.publicKey)
+        var signature = try signingKey.sign(signedMessage ?? authData + sha256(clientDataJSON), digest: algorithm.digest,
+                                            padding: algorithm.padding)
         if let signatureEncoding { signature = signatureEncoding(signature) }
         return Output(credentialId: credentialId, clientDataJSON: clientDataJSON, authenticatorData: authData,
                       signature: signature, userHandle: userHandle, user: user, challenge: challenge)

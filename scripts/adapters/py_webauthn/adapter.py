@@ -3,6 +3,7 @@ verify_registration_response with every test root for every format, assertions t
 verify_authentication_response with the stored key and counter. The only relying-party code here is what every
 integration must write (store the verified credential, look it up by id); the checks the library leaves to its
 caller are listed in adapter.json as outside its scope."""
+import io
 import os
 import sys
 from datetime import datetime
@@ -28,6 +29,18 @@ def parameters(context):
         except ValueError:
             pass
     return p, [o for o in p.get("origins", "").split(",") if o], algorithms, p.get("userVerification") == "required"
+
+
+def credential_algorithm(auth_data):
+    """The COSE alg of the credential key in a registration's authenticator data, or None."""
+    if len(auth_data) < 55:
+        return None
+    length = int.from_bytes(auth_data[53:55], "big")
+    try:
+        key = cbor2.CBORDecoder(io.BytesIO(auth_data[55 + length:])).decode()
+    except Exception:
+        return None
+    return key.get(3) if isinstance(key, dict) else None
 
 
 def freeze(context):
@@ -61,6 +74,10 @@ def verify(kind, inputs, context, state):
         auth_data = cbor2.loads(inputs["attestationObject"]).get("authData", b"") if inputs["attestationObject"] else b""
         length = int.from_bytes(auth_data[53:55], "big") if len(auth_data) >= 55 else 0
         credential_id = auth_data[55:55 + length]
+        algorithm = credential_algorithm(auth_data)
+        offered = [int(text) for text in p.get("algorithms", "").split(",") if text.strip()]
+        if algorithm in offered and algorithm not in {a.value for a in COSEAlgorithmIdentifier}:
+            raise Unsupported(f"py_webauthn has no COSE algorithm {algorithm}")
         verified = webauthn.verify_registration_response(
             credential={"id": b64url(credential_id), "rawId": b64url(credential_id), "type": "public-key",
                         "response": {"clientDataJSON": b64url(inputs["clientDataJSON"]),

@@ -75,9 +75,13 @@ def verify(kind, inputs, context, credentials):
                     "authenticatorData": b64url(inputs["authenticatorData"]), "signature": b64url(inputs["signature"])}
         if "userHandle" in inputs:
             response["userHandle"] = b64url(inputs["userHandle"])
-        server(context).authenticate_complete(state(inputs["challenge"], context), credentials, {
-            "id": b64url(inputs["credentialId"]), "rawId": b64url(inputs["credentialId"]), "type": "public-key",
-            "response": response})
+        try:
+            server(context).authenticate_complete(state(inputs["challenge"], context), credentials, {
+                "id": b64url(inputs["credentialId"]), "rawId": b64url(inputs["credentialId"]), "type": "public-key",
+                "response": response})
+        except NotImplementedError as error:
+            # python-fido2's CoseKey has no verifier for this credential algorithm (RS384, RS512, PS384, PS512).
+            raise Unsupported(f"python-fido2 cannot verify this credential's algorithm: {error}")
     else:
         raise Unsupported(kind)
 
