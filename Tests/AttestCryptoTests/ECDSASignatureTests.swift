@@ -16,6 +16,28 @@ import Testing
         _ = try DERReader.parse(first)
     }
 
+    /// The lenient reading recovers the same (r, s) from each non-DER form a verifier might tolerate, and from
+    /// nothing else: OpenSSL itself refuses every one of those forms.
+    @Test func theLenientReadingRecoversEachToleratedFormAndNothingElse() throws {
+        let key = try PrivateKey.derive(.ec(.p256), seed: KeyTests.seed, label: "signer")
+        let message = Array("nonce".utf8)
+        let der = try key.sign(message, digest: .sha256)
+        let value = try ECDSASignatureValue(der: der)
+        let forms: [String: [UInt8]] = [
+            "BER length": [der[0], 0x81] + der[1...],
+            "padded r": DERElement.sequence([.primitive(.integer, [0, 0] + value.r), .integer(unsignedBigEndian: value.s)]).serialized,
+            "trailing bytes": der + [0, 0],
+            "raw r || s": value.raw(curve: .p256),
+        ]
+        for (name, bytes) in forms {
+            #expect(!key.publicKey.verify(bytes, for: message, digest: .sha256), "OpenSSL accepted \(name)")
+            #expect(ECDSASignatureValue(lenient: bytes, curve: .p256) == value, "\(name)")
+        }
+        #expect(ECDSASignatureValue(lenient: der, curve: .p256) == value)
+        #expect(ECDSASignatureValue(lenient: [], curve: .p256) == nil)
+        #expect(ECDSASignatureValue(lenient: Array(repeating: 0x41, count: 63), curve: .p256) == nil)
+    }
+
     @Test(arguments: ECCurve.allCases)
     func rawAndDERFormsConvert(curve: ECCurve) throws {
         let key = try PrivateKey.generate(.ec(curve))

@@ -820,10 +820,43 @@ public enum WebAuthnFamily: CatalogueFamily {
                                                       signCount: scenario.lastAssertion.signCount).bytes
             scenario.lastAssertion.signedMessage = authenticatorData + sha256(other.bytes)
         },
-        Definition(variant: "non-minimal-der", rule: .webAuthnAssertionSignature, importance: .low,
-                   description: "The ECDSA signature's SEQUENCE length is written in long form (BER, not DER).",
+        Definition(variant: "non-minimal-der", rule: .webAuthnSignatureEncoding, importance: .low,
+                   description: "The assertion's ECDSA signature has its SEQUENCE length in long form (BER, not DER).",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.signatureEncoding = { der in [der[0], 0x81] + der[1...] }
+        },
+        Definition(variant: "raw", rule: .webAuthnSignatureEncoding, importance: .medium,
+                   description: "The assertion's ECDSA signature is raw r || s (IEEE P1363, as COSE and JWS write it), not DER.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { der in (try? ECDSASignatureValue(der: der))?.raw(curve: .p256) ?? der }
+        },
+        Definition(variant: "padded-integer", rule: .webAuthnSignatureEncoding, importance: .low,
+                   description: "The assertion's ECDSA signature writes r with a redundant leading zero octet (a non-minimal INTEGER).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { der in
+                guard let value = try? ECDSASignatureValue(der: der) else { return der }
+                let r = DERElement.primitive(.integer, [0x00, 0x00] + value.r)
+                return DERElement.sequence([r, .integer(unsignedBigEndian: value.s)]).serialized
+            }
+        },
+        Definition(variant: "packed-raw", rule: .webAuthnSignatureEncoding, importance: .medium,
+                   description: "The packed statement's ECDSA sig is raw r || s, not DER.", baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed {
+                    $0.entriesEdit = { entries in
+                        entries.map { entry in
+                            guard entry.key == .text("sig"), let der = entry.value.bytesValue,
+                                  let value = try? ECDSASignatureValue(der: der) else { return entry }
+                            return CBORMapEntry("sig", .bytes(value.raw(curve: .p256)))
+                        }
+                    }
+                }
+            }
+        },
+        Definition(variant: "trailing-bytes", rule: .webAuthnSignatureEncoding, importance: .low,
+                   description: "The assertion's DER signature is followed by two more bytes.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { der in der + [0x00, 0x00] }
         },
         Definition(variant: "equal", rule: .webAuthnSignCount, importance: .high,
                    description: "Counter 5, then 5 again.", baseline: .assertions(.packed, [5, 5])) { _, _ in },

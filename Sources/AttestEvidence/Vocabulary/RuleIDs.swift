@@ -96,6 +96,7 @@ extension RuleID {
     public static let webAuthnAssertionSignature: RuleID = "webauthn.assertion.signature"
     public static let webAuthnSignCount: RuleID = "webauthn.signCount"
     public static let webAuthnBackupEligibility: RuleID = "webauthn.flags.backupEligible"
+    public static let webAuthnSignatureEncoding: RuleID = "webauthn.signature.encoding"
     public static let webAuthnFidoU2FCertificate: RuleID = "webauthn.fidoU2F.certificate"
     public static let webAuthnTPMPublicArea: RuleID = "webauthn.tpm.pubArea"
     public static let webAuthnTPMCertInfo: RuleID = "webauthn.tpm.certInfo"

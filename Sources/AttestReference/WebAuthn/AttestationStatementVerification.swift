@@ -68,8 +68,9 @@ enum AttestationStatementVerification {
         // A sig that is missing or not a byte string verifies nothing (§8.2 step 2 cannot succeed).
         let present = input.statement.entries.first { $0.key == .text("sig") }?.value.bytesValue
         try policy.require(.webAuthnAttestationSignature, present != nil, "attStmt sig is missing or not a byte string")
-        let signature = present ?? []
+        let sent = present ?? []
         guard input.statement.entries.contains(where: { $0.key == .text("x5c") }) else {
+            let signature = try CeremonyChecks.signatureBytes(sent, for: input.credentialKey.publicKey, policy: policy)
             let algorithm = try input.statement.value("alg").intValue
             try policy.require(.webAuthnAttestationSignature, algorithm == input.credentialKey.algorithm.rawValue,
                                "self attestation alg \(algorithm.map(String.init) ?? "?") is not the credential key's")
@@ -80,6 +81,7 @@ enum AttestationStatementVerification {
         let certificates = try certificateList(input.statement)
         let leaf = certificates[0]
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
+        let signature = try CeremonyChecks.signatureBytes(sent, for: try leaf.publicKey, policy: policy)
         try policy.require(.webAuthnAttestationSignature,
                            COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(signature, for: input.signedData),
                            "packed signature does not verify with the attestation certificate")

@@ -83,4 +83,15 @@ enum CeremonyChecks {
         try policy.require(.webAuthnBackupState, data.flags.contains(.backupEligible) || !data.flags.contains(.backedUp),
                            "BS is set while BE is clear")
     }
+
+    /// §6.5.5: an ECDSA `sig` is a DER `Ecdsa-Sig-Value`. Under webauthn.signature.encoding a BER, padded or raw
+    /// `r || s` signature is refused; a verifier without that check verifies what it can read from it
+    /// (`ECDSASignatureValue(lenient:)`). Bytes that are no signature in any form, and signatures of other key
+    /// types, pass through to the signature check.
+    static func signatureBytes(_ signature: [UInt8], for key: PublicKey, policy: Policy) throws -> [UInt8] {
+        guard case .ec(let curve) = key.algorithm, (try? ECDSASignatureValue(der: signature))?.der != signature,
+              let recovered = ECDSASignatureValue(lenient: signature, curve: curve) else { return signature }
+        try policy.require(.webAuthnSignatureEncoding, false, "the ECDSA signature is not a DER Ecdsa-Sig-Value")
+        return recovered.der
+    }
 }

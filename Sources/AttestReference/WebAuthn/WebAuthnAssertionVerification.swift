@@ -56,8 +56,8 @@ enum WebAuthnAssertionVerification {
                                "BE is \(parsed.flags.contains(.backupEligible) ? "set" : "clear") but was \(registered ? "set" : "clear") at registration")
         }
         // Steps 20-21.
-        try policy.require(.webAuthnAssertionSignature,
-                           record.key.verify(try step.input(.signature), for: authenticatorData + sha256(clientDataJSON)),
+        let signature = try CeremonyChecks.signatureBytes(try step.input(.signature), for: record.key.publicKey, policy: policy)
+        try policy.require(.webAuthnAssertionSignature, record.key.verify(signature, for: authenticatorData + sha256(clientDataJSON)),
                            "signature does not verify over authenticatorData || SHA-256(clientDataJSON) with the stored key")
         // Step 22.
         if parsed.signCount != 0 || record.signCount != 0 {
