@@ -480,6 +480,39 @@ public enum WebAuthnFamily: CatalogueFamily {
                 }
             }
         },
+        Definition(variant: "version-1", rule: .webAuthnPackedCertificate, importance: .medium,
+                   description: "The packed attestation certificate is X.509 v1 (no version field, no extensions); §8.2.1 requires v3.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.certificateVersion = 0 } }
+        },
+        Definition(variant: "no-country", rule: .webAuthnPackedCertificate, importance: .low,
+                   description: "The packed attestation certificate's subject has no C (§8.2.1: the vendor's ISO 3166 country code).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed { $0.subject = X509Name($0.subject.attributes.filter { $0.type != "2.5.4.6" }) }
+            }
+        },
+        Definition(variant: "country-name", rule: .webAuthnPackedCertificate, importance: .low,
+                   description: "The packed attestation certificate's subject C is \"United States\", not an ISO 3166 code.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed { $0.subject = X509Name($0.subject.attributes.map { $0.type == "2.5.4.6" ? .country("United States") : $0 }) }
+            }
+        },
+        Definition(variant: "no-organization", rule: .webAuthnPackedCertificate, importance: .low,
+                   description: "The packed attestation certificate's subject has no O (§8.2.1: the authenticator vendor's legal name).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed { $0.subject = X509Name($0.subject.attributes.filter { $0.type != "2.5.4.10" }) }
+            }
+        },
+        Definition(variant: "no-common-name", rule: .webAuthnPackedCertificate, importance: .low,
+                   description: "The packed attestation certificate's subject has no CN (§8.2.1: a vendor-chosen UTF8String).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) {
+                $0.packed { $0.subject = X509Name($0.subject.attributes.filter { $0.type != "2.5.4.3" }) }
+            }
+        },
         Definition(variant: "ca", rule: .webAuthnPackedCertificate, importance: .medium,
                    description: "The packed attestation certificate says cA TRUE.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.packed { $0.certificateIsCA = true } }

@@ -15,6 +15,8 @@ public struct CertificateTemplate: Sendable {
     public var subjectPublicKeyInfo: [UInt8]
     /// In wire order.
     public var extensions: [CertificateExtension]
+    /// The `version` INTEGER: 2 for v3 (the default), 0 for v1 (then omitted, as DER omits DEFAULT values).
+    public var version: Int64 = 2
 
     public init(
         serialNumber: [UInt8], signatureAlgorithm: SignatureAlgorithm, issuer: X509Name,
@@ -31,10 +33,9 @@ public struct CertificateTemplate: Sendable {
         self.extensions = extensions
     }
 
-    /// `TBSCertificate` for a v3 certificate; times use UTCTime through 2049 (RFC 5280 §4.1.2.5).
+    /// `TBSCertificate` (v3 unless `version` says otherwise); times use UTCTime through 2049 (RFC 5280 §4.1.2.5).
     public func tbsCertificate() throws -> DERElement {
-        var fields: [DERElement] = [
-            .explicit(0, .integer(2)),
+        var fields: [DERElement] = (version == 0 ? [] : [.explicit(0, .integer(version))]) + [
             .integer(unsignedBigEndian: serialNumber),
             signatureAlgorithm.element,
             issuer.element,

@@ -19,14 +19,16 @@ public struct CertificateAuthority: Sendable {
 
     /// A certificate signed with the algorithm the signer's key calls for.
     public static func issue(serial: [UInt8], subject: X509Name, key: PublicKey, issuer: X509Name,
-                             signer: PrivateKey, validity: (Date, Date), extensions: [CertificateExtension]) throws -> X509Certificate {
+                             signer: PrivateKey, validity: (Date, Date), extensions: [CertificateExtension],
+                             version: Int64 = 2) throws -> X509Certificate {
         guard let algorithm = SignatureAlgorithm(signer: signer.algorithm) else {
             throw AttestCryptoError.unsupported("certificates signed by \(signer.algorithm)")
         }
-        return try CertificateTemplate(
+        var template = CertificateTemplate(
             serialNumber: serial, signatureAlgorithm: algorithm, issuer: issuer, subject: subject, notBefore: validity.0,
-            notAfter: validity.1, subjectPublicKeyInfo: key.spki, extensions: extensions
-        ).signed(by: signer)
+            notAfter: validity.1, subjectPublicKeyInfo: key.spki, extensions: extensions)
+        template.version = version
+        return try template.signed(by: signer)
     }
 
     /// A self-signed root CA for `key`.

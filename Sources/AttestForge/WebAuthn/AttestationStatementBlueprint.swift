@@ -58,6 +58,8 @@ public struct PackedStatement: Sendable {
     /// §8.2.1: C, O, OU "Authenticator Attestation", CN.
     public var subject: X509Name
     public var certificateIsCA = false
+    /// The certificate's version INTEGER: 2 (v3, what §8.2.1 requires) or 0 (v1, which carries no extensions).
+    public var certificateVersion: Int64 = 2
     /// What id-fido-gen-ce-aaguid holds: the credential's AAGUID, another value, or nothing.
     public var aaguidExtension = AAGUIDExtension.credential
     /// Certificates after the attestation certificate in x5c.
@@ -106,7 +108,7 @@ public struct PackedStatement: Sendable {
         let certificate = try CertificateAuthority.issue(
             serial: Array(sha256(attestationKey.publicKey.spki + subject.der).prefix(16)), subject: subject,
             key: attestationKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
-            extensions: extensions)
+            extensions: certificateVersion == 2 ? extensions : [], version: certificateVersion)
         let signer = signedByCredentialKey ? input.credentialKey : attestationKey
         let algorithm = try COSEKey.algorithm(for: signer.publicKey)
         let entries = [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),

@@ -95,8 +95,12 @@ enum AttestationStatementVerification {
         try policy.require(.webAuthnPackedCertificate, fields.version == 2, "the attestation certificate is not X.509 v3")
         try policy.require(.webAuthnPackedCertificate, attribute("2.5.4.11") == WebAuthnFormat.packedOrganizationalUnit,
                            "subject OU is \(attribute("2.5.4.11").map { "\"\($0)\"" } ?? "absent"), not \"Authenticator Attestation\"")
-        try policy.require(.webAuthnPackedCertificate, ["2.5.4.6", "2.5.4.10", "2.5.4.3"].allSatisfy { attribute($0) != nil },
-                           "subject lacks C, O or CN")
+        let country = attribute("2.5.4.6")
+        try policy.require(.webAuthnPackedCertificate, country.map { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isUppercase } } ?? false,
+                           "subject C is \(country.map { "\"\($0)\"" } ?? "absent"), not an ISO 3166 code")
+        for (oid, name) in [("2.5.4.10" as DERObjectIdentifier, "O"), ("2.5.4.3", "CN")] {
+            try policy.require(.webAuthnPackedCertificate, attribute(oid) != nil, "subject lacks \(name)")
+        }
         try policy.require(.webAuthnPackedCertificate, !ChainChecks.isCA(leaf), "the attestation certificate says cA TRUE")
         if let value = leaf.extension(WebAuthnFormat.aaguidExtension)?.value {
             let aaguid = try? DERReader.parse(value).octetStringValue()
