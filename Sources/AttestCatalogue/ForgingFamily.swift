@@ -6,6 +6,13 @@ import AttestForge
 public protocol ForgingFamily: CatalogueFamily {
     /// The cases forged from `seed`, substitutions included; with `only`, just the case of that id.
     static func cases(parameters: [String: String], seed: ForgeSeed, only: String?) throws -> [Case]
+    /// Context parameters some cases set to configure the relying party for that case alone (a FIDO metadata
+    /// BLOB): a deployed server is configured once, outside the harness, so a live driver cannot run those cases.
+    static var perCaseConfiguration: Set<String> { get }
+}
+
+extension ForgingFamily {
+    public static var perCaseConfiguration: Set<String> { [] }
 }
 
 extension AppAttestFamily: ForgingFamily {}
@@ -21,5 +28,12 @@ extension BuiltinCatalogue {
     public static func forge(_ id: String, family: FamilyName, parameters: [String: String], seed: ForgeSeed) throws -> Case? {
         guard let forging = families.first(where: { $0.name == family }) as? any ForgingFamily.Type else { return nil }
         return try forging.cases(parameters: parameters, seed: seed, only: id).first
+    }
+
+    /// The per-case configuration parameters a case of `family` with these context parameters sets (see
+    /// `ForgingFamily.perCaseConfiguration`).
+    public static func perCaseConfiguration(family: FamilyName, parameters: [String: String]) -> [String] {
+        guard let forging = families.first(where: { $0.name == family }) as? any ForgingFamily.Type else { return [] }
+        return forging.perCaseConfiguration.filter { parameters[$0] != nil }.sorted()
     }
 }

@@ -42,7 +42,10 @@ import Testing
     @Test func theWebAuthnProfileThroughTheExampleMapFindsWhatTheLibraryIsKnownFor() async throws {
         let python = try Self.python()
         let profile = Profile.webAuthnL3
-        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        // The example server, like py_webauthn, has no FIDO metadata support; its configuration has no place for a BLOB.
+        let allCases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let cases = allCases.filter { $0.context.parameters["metadataBLOB"] == nil }
+        #expect(cases.count < allCases.count)
         let context = try #require(cases.first?.context)
         let parameters = context.parameters
         let config: [String: Any] = [
@@ -70,7 +73,7 @@ import Testing
         let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
 
         #expect(report.errors.isEmpty, "\(report.errors.map(\.summary))")
-        let known = try Self.knownDisagreements(library: "py_webauthn")
+        let known = try Self.knownDisagreements(library: "py_webauthn").intersection(cases.map(\.id))
         #expect(!known.isEmpty)
         let handled = Set(cases.filter { $0.rule.map(Self.handledByTheServer.contains) ?? false }.map(\.id))
         #expect(!handled.isEmpty)

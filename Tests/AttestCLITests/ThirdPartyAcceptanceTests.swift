@@ -7,7 +7,8 @@ import Testing
 /// The forge is right, not only self-consistent: registrations in every forged attestation format, and credentials
 /// of the algorithms each library implements (PSS among them), are accepted by
 /// two independent libraries (py_webauthn and python-fido2, pinned in scripts/adapters/requirements.txt) through
-/// the exec adapters scripts/compare runs, with our test roots and the case's time injected. Each format's
+/// the exec adapters scripts/compare runs, with our test roots and the case's time injected; python-fido2's own
+/// MDS3 code reads and verifies the forged metadata BLOB. Each format's
 /// broken statement is refused by the same library, so an adapter that accepted everything would fail here.
 @Suite(.serialized) struct ThirdPartyAcceptanceTests {
     static let root = ExampleServerTests.root
@@ -29,9 +30,11 @@ import Testing
           "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.timestamp.safetynet-stale"]),
         ("python_fido2",
          ["webauthn.valid.packed", "webauthn.valid.fido-u2f", "webauthn.valid.tpm", "webauthn.valid.tpm-ecc",
-          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet", "webauthn.valid.es384", "webauthn.valid.ps256"],
+          "webauthn.valid.tpm-name-sha384", "webauthn.valid.android-safetynet", "webauthn.valid.es384", "webauthn.valid.ps256",
+          "webauthn.valid.metadata"],
          ["webauthn.attestation.signature.fido-u2f-other-data", "webauthn.tpm.certInfo.tpm-extra-data",
-          "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.ctsProfileMatch.safetynet-cts-failed"]),
+          "webauthn.safetynet.nonce.safetynet-other-data", "webauthn.safetynet.ctsProfileMatch.safetynet-cts-failed",
+          "webauthn.metadata.signature.blob-other-key", "webauthn.metadata.revoked.revoked"]),
     ]
 
     @Test(arguments: [0, 1])

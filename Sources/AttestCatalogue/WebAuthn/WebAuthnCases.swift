@@ -28,7 +28,9 @@ public enum WebAuthnFamily: CatalogueFamily {
             + "answering: that session's name). Context parameters: rpId, origins (comma-separated), topOrigins (comma-separated parent "
             + "origins the RP may be embedded in; empty for none), allowCrossOrigin (true/false), algorithms "
             + "(comma-separated COSE alg values offered), userVerification (required/preferred), attestation "
-            + "(direct: a certificate chain to a trust anchor is required; none: any statement is acceptable).",
+            + "(direct: a certificate chain to a trust anchor is required; none: any statement is acceptable); in metadata cases "
+            + "only, metadataBLOB (a FIDO Metadata Service BLOB, compact JWS) and metadataRoot (PEM of the root that signs it): "
+            + "attestation roots then come from the BLOB's entry for the AAGUID, not from trustAnchors.",
         .webAuthnAssertion: "An authentication assertion (WebAuthn L3 §7.2) for a credential registered earlier in the case. "
             + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, challenge, user (the user "
             + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one), "
@@ -44,6 +46,9 @@ public enum WebAuthnFamily: CatalogueFamily {
     }
 
     typealias Definition = CaseDefinition<Baseline, WebAuthnScenario, WebAuthnForge>
+
+    /// The metadata cases configure the relying party with a FIDO metadata BLOB and its root.
+    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot"]
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
@@ -82,7 +87,12 @@ public enum WebAuthnFamily: CatalogueFamily {
             case .registration: scenario.brokenStep = scenario.registrations.count - 1
             case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
             }
-            return definition.makeCase(prefix: idPrefix, family: name, context: context,
+            var caseContext = context
+            if let metadata = scenario.metadata {
+                caseContext.parameters["metadataBLOB"] = try metadata.render()
+                caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
+            }
+            return definition.makeCase(prefix: idPrefix, family: name, context: caseContext,
                                        steps: try steps(scenario, breaking: definition.rule))
         }
     }
@@ -140,9 +150,88 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     /// Every case for a relying party that offers `algorithms` (COSE values): the algorithm matrix depends on them.
     static func definitions(offering algorithms: [Int64]) -> [Definition] {
-        valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + assertionDefinitions
-            + clientDataMemberDefinitions
+        valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + metadataDefinitions
+            + assertionDefinitions + clientDataMemberDefinitions
     }
+
+    /// Registrations judged with a FIDO metadata BLOB (MDS3) as the relying party's source of attestation trust.
+    static func withMetadata(_ scenario: inout WebAuthnScenario, _ forge: WebAuthnForge, roots: [X509Certificate]? = nil,
+                             _ change: (inout MetadataBLOB) throws -> Void = { _ in }) rethrows {
+        var metadata = forge.metadata(aaguid: scenario.registrations[0].aaguid, roots: roots ?? [forge.pki.attestationRoot.certificate])
+        try change(&metadata)
+        scenario.metadata = metadata
+    }
+
+    /// A packed registration whose attestation certificate is issued by the intermediate under the FIDO root.
+    static func viaIntermediate(_ scenario: inout WebAuthnScenario, _ intermediate: CertificateAuthority) {
+        registration(&scenario) {
+            $0.packed {
+                $0.issuer = intermediate
+                $0.appended = [intermediate.certificate]
+            }
+        }
+    }
+
+    static let metadataDefinitions: [Definition] = [
+        Definition(variant: "metadata", rule: nil, importance: .critical,
+                   description: "A packed registration and an assertion, with a FIDO metadata BLOB whose entry for the AAGUID (FIDO_CERTIFIED_L1) names the test FIDO root.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            try withMetadata(&scenario, forge)
+        },
+        Definition(variant: "metadata-intermediate-root", rule: nil, importance: .high,
+                   description: "The metadata entry names the intermediate that issued the attestation certificate, not the root, as the model's attestation root: the path ends at that intermediate.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            viaIntermediate(&scenario, forge.pki.packedIntermediate)
+            try withMetadata(&scenario, forge, roots: [forge.pki.packedIntermediate.certificate])
+        },
+        Definition(variant: "metadata-intermediate-root-expired", rule: .chainValidity, importance: .high,
+                   description: "The metadata names an intermediate as the model's attestation root and that intermediate has expired: an anchor from metadata is still checked (SimpleWebAuthn #647).",
+                   baseline: .registration(.packed)) { scenario, forge in
+            let current = forge.pki.packedIntermediate
+            let expired = CertificateAuthority(certificate: try CertificateAuthority.issue(
+                serial: current.certificate.serialNumber, subject: try current.name, key: current.key.publicKey,
+                issuer: try forge.pki.attestationRoot.name, signer: forge.pki.attestationRoot.key,
+                validity: (forge.time - 800 * 86_400, forge.time - 86_400),
+                extensions: CertificateAuthority.caExtensions(current.key, issuer: forge.pki.attestationRoot.key, pathLength: 0)),
+                key: current.key)
+            viaIntermediate(&scenario, expired)
+            try withMetadata(&scenario, forge, roots: [expired.certificate])
+        },
+        Definition(variant: "blob-other-key", rule: .webAuthnMetadataSignature, importance: .critical,
+                   description: "The metadata BLOB is signed by another key than its signing certificate's (a tampered BLOB).",
+                   baseline: .registration(.packed)) { scenario, forge in
+            let other = try forge.seed.key(.ec(.p256), "webauthn metadata other signer")
+            try withMetadata(&scenario, forge) { $0.signer = other }
+        },
+        Definition(variant: "blob-attacker-root", rule: .webAuthnMetadataChain, importance: .critical,
+                   description: "The metadata BLOB is validly signed by a certificate from an attacker's look-alike metadata root.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            let attacker = try WebAuthnPKI.attacker(seed: forge.seed)
+            try withMetadata(&scenario, forge) {
+                $0.signingKey = attacker.metadataSigner.key
+                $0.chain = [attacker.metadataSigner.certificate]
+            }
+        },
+        Definition(variant: "blob-stale", rule: .webAuthnMetadataNextUpdate, importance: .medium,
+                   description: "The metadata BLOB's nextUpdate was ten days before the registration: the relying party judges with stale metadata.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            try withMetadata(&scenario, forge) { $0.nextUpdate = forge.time - 10 * 86_400 }
+        },
+        Definition(variant: "aaguid-absent", rule: .webAuthnMetadataEntry, importance: .high,
+                   description: "The metadata BLOB has no entry for the authenticator's AAGUID (only another model's).",
+                   baseline: .registration(.packed)) { scenario, forge in
+            try withMetadata(&scenario, forge) { $0.entries[0].aaguid = Array(repeating: 0x5A, count: 16) }
+        },
+    ] + (FIDOMetadata.revokingStatuses.sorted().map { ($0, RuleID.webAuthnMetadataRevoked) }
+         + FIDOMetadata.compromisedStatuses.sorted().map { ($0, RuleID.webAuthnMetadataStatus) }).map { status, rule in
+        Definition(variant: status.lowercased().replacingOccurrences(of: "_", with: "-"), rule: rule,
+                   importance: .critical,
+                   description: "The metadata's latest status report for the authenticator's AAGUID is \(status).",
+                   baseline: .registration(.packed)) { scenario, forge in
+            try withMetadata(&scenario, forge) { $0.entries[0].statuses = ["FIDO_CERTIFIED_L1", status] }
+        }
+    }
+
 
     /// The credential algorithms of the FIDO server tool's matrix (ES256 is every other case's): the key each is forged
     /// with, and what to call it.

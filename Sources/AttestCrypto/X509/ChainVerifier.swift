@@ -25,8 +25,15 @@ public struct ChainVerificationError: Error, Hashable, Sendable, CustomStringCon
 /// anchors only (never the system store), with OpenSSL's default flags, as `openssl verify -attime` runs it.
 public struct ChainVerifier: Sendable {
     public var trustAnchors: [X509Certificate]
+    /// Accept a path that ends at any anchor, self-signed or not (`X509_V_FLAG_PARTIAL_CHAIN`), as a relying party
+    /// must when FIDO metadata names an intermediate as a model's attestation root. The anchor's own validity
+    /// period is still checked.
+    public var allowsIntermediateAnchors = false
 
-    public init(trustAnchors: [X509Certificate]) { self.trustAnchors = trustAnchors }
+    public init(trustAnchors: [X509Certificate], allowsIntermediateAnchors: Bool = false) {
+        self.trustAnchors = trustAnchors
+        self.allowsIntermediateAnchors = allowsIntermediateAnchors
+    }
 
     /// Verifies `leaf` through `intermediates` (in any order, untrusted) to one of the anchors at `time`.
     ///
@@ -45,6 +52,9 @@ public struct ChainVerifier: Sendable {
         defer { X509_STORE_CTX_free(context) }
         try check(X509_STORE_CTX_init(context, store, leaf.x509, untrusted), "X509_STORE_CTX_init")
         X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(time.timeIntervalSince1970.rounded(.down)))
+        if allowsIntermediateAnchors {
+            X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(context), UInt(X509_V_FLAG_PARTIAL_CHAIN))
+        }
         let tolerance = Tolerance(tolerating)
         X509_STORE_CTX_set_ex_data(context, 0, Unmanaged.passUnretained(tolerance).toOpaque())
         X509_STORE_CTX_set_verify_cb(context) { ok, context in

@@ -70,7 +70,9 @@ public struct AndroidParameters: Sendable {
 
 /// A WebAuthn relying party: `rpId`, `origins` and `topOrigins` (comma-separated), `allowCrossOrigin` (`true`),
 /// `algorithms` (COSE alg values offered in pubKeyCredParams, comma-separated), `userVerification` (`required`),
-/// `attestation` (`direct`: a chain to a trust anchor is required).
+/// `attestation` (`direct`: a chain to a trust anchor is required); in a metadata case, `metadataBLOB` (a FIDO
+/// Metadata Service BLOB, compact JWS) and `metadataRoot` (PEM of the root that signs it): then attestation trust
+/// comes from the BLOB's entry for the authenticator's AAGUID.
 public struct WebAuthnParameters: Hashable, Sendable {
     public var rpId: String
     public var origins: [String]
@@ -79,6 +81,8 @@ public struct WebAuthnParameters: Hashable, Sendable {
     public var algorithms: [Int64]
     public var userVerificationRequired: Bool
     public var attestationRequired: Bool
+    public var metadataBLOB: String?
+    public var metadataRoot: String?
 
     public init(_ parameters: ParameterReader) throws {
         rpId = try parameters.string("rpId")
@@ -88,6 +92,8 @@ public struct WebAuthnParameters: Hashable, Sendable {
         algorithms = try parameters.integers("algorithms")
         userVerificationRequired = parameters.flag("userVerification", is: "required")
         attestationRequired = parameters.flag("attestation", is: "direct")
+        metadataBLOB = parameters.values["metadataBLOB"]
+        metadataRoot = parameters.values["metadataRoot"]
     }
 }
 

@@ -18,6 +18,12 @@ public struct WebAuthnPKI: Sendable {
     /// `attest.android.com` certificate.
     public let safetyNetRoot: CertificateAuthority
     public let safetyNetIntermediate: CertificateAuthority
+    /// An intermediate under the FIDO attestation root that issues packed attestation certificates in the metadata
+    /// cases, where the metadata statement may name it, not the root, as the model's attestation root.
+    public let packedIntermediate: CertificateAuthority
+    /// A FIDO Metadata Service style root, and the certificate (with its key) that signs metadata BLOBs.
+    public let metadataRoot: CertificateAuthority
+    public let metadataSigner: CertificateAuthority
 
     static let rootValidity = (Date(timeIntervalSince1970: 1_584_556_373), Date(timeIntervalSince1970: 2_373_062_400))
 
@@ -50,6 +56,20 @@ public struct WebAuthnPKI: Sendable {
             subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST SafetyNet CA 1")]),
             key: try seed.key(.ec(.p256), "\(label) safetynet intermediate"), serial: try serial("safetynet intermediate"),
             validity: Self.rootValidity, pathLength: 0)
+        packedIntermediate = try attestationRoot.subordinate(
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST FIDO Attestation CA 1")]),
+            key: try seed.key(.ec(.p256), "\(label) packed intermediate"), serial: try serial("packed intermediate"),
+            validity: Self.rootValidity, pathLength: 0)
+        metadataRoot = try .root(
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST FIDO Metadata Root")]),
+            key: try seed.key(.ec(.p256), "\(label) metadata root"), serial: try serial("metadata root"), validity: Self.rootValidity)
+        let signerKey = try seed.key(.rsa(bits: 2048), "\(label) metadata signer")  // the production BLOB is RS256
+        metadataSigner = CertificateAuthority(certificate: try CertificateAuthority.issue(
+            serial: try serial("metadata signer"),
+            subject: X509Name([.country("US"), .organization("attest-harness TEST"), .commonName("TEST mds.attest-harness.test")]),
+            key: signerKey.publicKey, issuer: try metadataRoot.name, signer: metadataRoot.key, validity: Self.rootValidity,
+            extensions: [.basicConstraints(ca: false), .keyUsage([.digitalSignature]),
+                         .authorityKeyIdentifier(CertificateAuthority.keyIdentifier(metadataRoot.key))]), key: signerKey)
     }
 
     /// The PKI an attacker builds: the same names, the attacker's keys.

@@ -11,6 +11,9 @@ public struct WebAuthnScenario: Sendable {
     /// Steps (by index) whose challenge was issued to another client session than the one answering, and that
     /// session's name (the step's `challengeSession` input).
     public var challengeSessions: [Int: String] = [:]
+    /// The FIDO metadata BLOB the relying party is configured with (its root is the PKI's metadata root); nil when
+    /// it trusts attestation roots directly.
+    public var metadata: MetadataBLOB?
 
     /// The last assertion, which most assertion mutations target.
     public var lastAssertion: WebAuthnAssertionBlueprint {
@@ -115,6 +118,12 @@ public struct WebAuthnForge: Sendable {
                                    challenge: try challenge("assertion \(label)"), origin: registration.clientData.origin,
                                    rpId: rpId, signCount: signCount, userHandle: registration.user,
                                    signingKey: registration.credentialKey)
+    }
+
+    /// A metadata BLOB, due for renewal in 30 days, whose one entry trusts `roots` for `aaguid`.
+    public func metadata(aaguid: [UInt8], roots: [X509Certificate]) -> MetadataBLOB {
+        MetadataBLOB(entries: [MetadataBLOB.Entry(aaguid: aaguid, attestationRoots: roots)], nextUpdate: time + 30 * 86_400,
+                     signingKey: pki.metadataSigner.key, chain: [pki.metadataSigner.certificate])
     }
 
     /// A registration in `format` followed by assertions with these counters.

@@ -33,11 +33,15 @@ enum ChainChecks {
         return (fields.next(ifIdentifier: .boolean).flatMap { try? $0.booleanValue() }) ?? false
     }
 
-    static func verify(leaf: X509Certificate, intermediates: [X509Certificate], policy: Policy) throws {
+    /// Verifies the path to `anchors` (by default the case's trust anchors); anchors named by FIDO metadata may be
+    /// intermediates.
+    static func verify(leaf: X509Certificate, intermediates: [X509Certificate], policy: Policy,
+                       metadataAnchors: [X509Certificate]? = nil) throws {
         let enforced = [RuleID.chainTrustAnchor, .chainValidity, .chainBasicConstraints].filter(policy.enforces)
         guard !enforced.isEmpty else { return }
         do {
-            try ChainVerifier(trustAnchors: policy.trustAnchors).verify(
+            try ChainVerifier(trustAnchors: metadataAnchors ?? policy.trustAnchors,
+                              allowsIntermediateAnchors: metadataAnchors != nil).verify(
                 leaf: leaf, intermediates: intermediates, at: policy.context.time,
                 tolerating: { !enforced.contains(rule(for: $0)) })
         } catch let error as ChainVerificationError {

@@ -62,7 +62,8 @@ enum RegistrationVerification {
             try policy.require(.webAuthnSelfAttestation, !parameters.attestationRequired,
                                "self attestation but an attestation certificate chain is required")
         case .certificates(let chain)?:
-            try ChainChecks.verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), policy: policy)
+            let metadataAnchors = try MetadataChecks.attestationRoots(aaguid: credential.aaguid, parameters: parameters, policy: policy)
+            try ChainChecks.verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), policy: policy, metadataAnchors: metadataAnchors)
         case nil:
             break
         }

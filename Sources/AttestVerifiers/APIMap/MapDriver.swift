@@ -88,6 +88,10 @@ struct MapCaseRun {
     }
 
     mutating func verdicts() async throws -> [Verdict] {
+        let configuration = BuiltinCatalogue.perCaseConfiguration(family: testCase.family, parameters: testCase.context.parameters)
+        if !configuration.isEmpty {
+            throw VerifierFailure.unsupported("the case configures the relying party itself (\(configuration.joined(separator: ", "))), and a deployed server is configured outside the harness")
+        }
         let times = testCase.steps.map { $0.time ?? testCase.context.time }
         let gap = zip(times.dropFirst(), times).map { $0.timeIntervalSince($1) }.max() ?? 0
         if driver.map.clockHeader == nil, gap > MapDriver.realTimeThreshold, !driver.realTime {

@@ -69,6 +69,9 @@ def freeze(context):
 def verify(kind, inputs, context, state):
     freeze(context)
     p, origins, algorithms, uv = parameters(context)
+    if "metadataBLOB" in p:
+        # py_webauthn has no FIDO Metadata Service support: an integration would have to parse the BLOB itself.
+        raise Unsupported("py_webauthn has no FIDO metadata (MDS3) support")
     if kind == "webauthn.registration":
         anchors = [pem.encode() for pem in context["trustAnchors"]]
         auth_data = cbor2.loads(inputs["attestationObject"]).get("authData", b"") if inputs["attestationObject"] else b""

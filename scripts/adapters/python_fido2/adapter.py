@@ -9,6 +9,7 @@ import sys
 import cbor2
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
+from fido2 import mds3
 from fido2.attestation import AttestationVerifier, UnsupportedType
 from fido2.server import Fido2Server
 from fido2.utils import websafe_encode
@@ -33,12 +34,22 @@ class TestRoots(AttestationVerifier):
         return None
 
 
+def attestation_verifier(context):
+    """The test roots, or in a metadata case the library's own MDS3 support: parse_blob verifies the BLOB under the
+    configured metadata root, and MdsAttestationVerifier (default filters) trusts the roots of the AAGUID's entry."""
+    p = context["parameters"]
+    if "metadataBLOB" not in p:
+        return TestRoots(context["trustAnchors"])
+    root = x509.load_pem_x509_certificate(p["metadataRoot"].encode()).public_bytes(Encoding.DER)
+    return mds3.MdsAttestationVerifier(mds3.parse_blob(p["metadataBLOB"].encode(), root))
+
+
 def server(context):
     p = context["parameters"]
     origins = [o for o in p.get("origins", "").split(",") if o]
     attestation = AttestationConveyancePreference.DIRECT if p.get("attestation") == "direct" else AttestationConveyancePreference.NONE
     return Fido2Server({"id": p["rpId"], "name": "attest-harness"}, attestation=attestation,
-                       verify_origin=lambda origin: origin in origins, verify_attestation=TestRoots(context["trustAnchors"]))
+                       verify_origin=lambda origin: origin in origins, verify_attestation=attestation_verifier(context))
 
 
 def state(challenge, context):
