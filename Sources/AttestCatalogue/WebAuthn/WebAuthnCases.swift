@@ -23,7 +23,8 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     public static let stepKinds: [StepKind: String] = [
         .webAuthnRegistration: "A registration (WebAuthn L3 §7.1). Inputs: clientDataJSON, attestationObject (as the client "
-            + "sent them), challenge (the bytes the relying party issued), user (the user handle of the account "
+            + "sent them), credentialId (the id/rawId the client sent), credentialJSON (the whole credential as browsers serialise "
+            + "it: L3 RegistrationResponseJSON, UTF-8; the same values as the other inputs unless a case breaks the envelope), challenge (the bytes the relying party issued), user (the user handle of the account "
             + "registering), challengeSession (only when the challenge was issued to another client session than the one "
             + "answering: that session's name). Context parameters: rpId, origins (comma-separated), topOrigins (comma-separated parent "
             + "origins the RP may be embedded in; empty for none), allowCrossOrigin (true/false), algorithms "
@@ -32,7 +33,8 @@ public enum WebAuthnFamily: CatalogueFamily {
             + "only, metadataBLOB (a FIDO Metadata Service BLOB, compact JWS) and metadataRoot (PEM of the root that signs it): "
             + "attestation roots then come from the BLOB's entry for the AAGUID, not from trustAnchors.",
         .webAuthnAssertion: "An authentication assertion (WebAuthn L3 §7.2) for a credential registered earlier in the case. "
-            + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, challenge, user (the user "
+            + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, credentialJSON (AuthenticationResponseJSON), "
+            + "challenge, user (the user "
             + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one), "
             + "challengeSession (as in a registration).",
     ]
@@ -103,7 +105,8 @@ public enum WebAuthnFamily: CatalogueFamily {
         for registration in scenario.registrations {
             let output = try registration.render()
             var inputs: [InputKey: [UInt8]] = [.clientDataJSON: output.clientDataJSON, .attestationObject: output.attestationObject,
-                                               .challenge: output.challenge, .user: output.user]
+                                               .challenge: output.challenge, .user: output.user, .credentialId: output.credentialId,
+                                               .credentialJSON: output.credentialJSON]
             inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
             steps.append(Step(kind: .webAuthnRegistration, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
         }
@@ -111,7 +114,7 @@ public enum WebAuthnFamily: CatalogueFamily {
             let output = try assertion.render()
             var inputs: [InputKey: [UInt8]] = [.credentialId: output.credentialId, .clientDataJSON: output.clientDataJSON,
                           .authenticatorData: output.authenticatorData, .signature: output.signature,
-                          .challenge: output.challenge, .user: output.user]
+                          .challenge: output.challenge, .user: output.user, .credentialJSON: output.credentialJSON]
             inputs[.userHandle] = output.userHandle
             inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
             steps.append(Step(kind: .webAuthnAssertion, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
@@ -151,8 +154,87 @@ public enum WebAuthnFamily: CatalogueFamily {
     /// Every case for a relying party that offers `algorithms` (COSE values): the algorithm matrix depends on them.
     static func definitions(offering algorithms: [Int64]) -> [Definition] {
         valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + metadataDefinitions
-            + assertionDefinitions + clientDataMemberDefinitions
+            + assertionDefinitions + clientDataMemberDefinitions + credentialJSONDefinitions
     }
+
+    /// The credential's JSON envelope broken one member at a time, in each ceremony (the FIDO server tool's
+    /// response-structure checks), and a registration whose sent id is not the attested one (The State of Passkeys).
+    static let credentialJSONDefinitions: [Definition] = {
+        typealias Edit = @Sendable (inout CredentialJSON.Members) -> Void
+        /// Writes `response.name` as `value`, or leaves it out when nil.
+        func response(_ name: String, _ value: CredentialJSON.JSONMember?) -> Edit {
+            { members in
+                guard case .object(var response)? = members["response"] else { return }
+                response[name] = value
+                members["response"] = .object(response)
+            }
+        }
+        /// Rewrites the base64url text of `response.name` as padded standard base64.
+        func standardBase64(_ name: String) -> Edit {
+            { members in
+                guard case .object(var response)? = members["response"], case .text(let text)? = response[name],
+                      let bytes = Base64URL.decode(text) else { return }
+                response[name] = .text(Data(bytes).base64EncodedString() + (bytes.count % 3 == 0 ? "==" : ""))
+                members["response"] = .object(response)
+            }
+        }
+        let both: [(variant: String, words: String, edit: Edit)] = [
+            ("missing-id", "has no id", { $0["id"] = nil }),
+            ("id-number", "has an id that is a number", { $0["id"] = .number(1) }),
+            ("id-not-base64url", "has an id in padded standard base64", { members in
+                if case .text(let id)? = members["id"], let bytes = Base64URL.decode(id) {
+                    members["id"] = .text(Data(bytes).base64EncodedString() + (bytes.count % 3 == 0 ? "==" : ""))
+                }
+            }),
+            ("rawid-differs", "has a rawId that is not its id", { $0["rawId"] = .text("b3RoZXItY3JlZGVudGlhbC1pZA") }),
+            ("missing-type", "has no type", { $0["type"] = nil }),
+            ("type-number", "has a type that is a number", { $0["type"] = .number(1) }),
+            ("type-not-public-key", "has type \"public-key-x\"", { $0["type"] = .text("public-key-x") }),
+            ("missing-response", "has no response", { $0["response"] = nil }),
+            ("response-not-object", "has a response that is a string", { $0["response"] = .text("response") }),
+            ("client-data-missing", "has no response.clientDataJSON", response("clientDataJSON", nil)),
+            ("client-data-number", "has response.clientDataJSON as a number", response("clientDataJSON", .number(1))),
+            ("client-data-empty", "has response.clientDataJSON as an empty string", response("clientDataJSON", .text(""))),
+        ]
+        let registrationOnly: [(variant: String, words: String, edit: Edit)] = [
+            ("attestation-object-missing", "has no response.attestationObject", response("attestationObject", nil)),
+            ("attestation-object-number", "has response.attestationObject as a number", response("attestationObject", .number(1))),
+            ("attestation-object-empty", "has response.attestationObject as an empty string", response("attestationObject", .text(""))),
+        ]
+        let assertionOnly: [(variant: String, words: String, edit: Edit)] = [
+            ("authenticator-data-missing", "has no response.authenticatorData", response("authenticatorData", nil)),
+            ("authenticator-data-number", "has response.authenticatorData as a number", response("authenticatorData", .number(1))),
+            ("authenticator-data-not-base64url", "has response.authenticatorData in padded standard base64", standardBase64("authenticatorData")),
+            ("authenticator-data-empty", "has response.authenticatorData as an empty string", response("authenticatorData", .text(""))),
+            ("signature-missing", "has no response.signature", response("signature", nil)),
+            ("signature-number", "has response.signature as a number", response("signature", .number(1))),
+            ("signature-not-base64url", "has response.signature in padded standard base64", standardBase64("signature")),
+            ("signature-empty", "has response.signature as an empty string", response("signature", .text(""))),
+            ("user-handle-number", "has response.userHandle as a number", response("userHandle", .number(1))),
+        ]
+        var definitions: [Definition] = []
+        for (variant, words, edit) in both + registrationOnly {
+            definitions.append(Definition(variant: "registration-\(variant)", rule: .webAuthnCredentialJSON, importance: .medium,
+                                          description: "The registration's credential JSON (RegistrationResponseJSON) \(words).",
+                                          baseline: .registration(.packed)) { scenario, _ in
+                registration(&scenario) { $0.credentialJSONEdit = edit }
+            })
+        }
+        for (variant, words, edit) in both + assertionOnly {
+            definitions.append(Definition(variant: "assertion-\(variant)", rule: .webAuthnCredentialJSON, importance: .medium,
+                                          description: "The assertion's credential JSON (AuthenticationResponseJSON) \(words).",
+                                          baseline: .assertions(.packed, [1])) { scenario, _ in
+                scenario.lastAssertion.credentialJSONEdit = edit
+            })
+        }
+        definitions.append(Definition(variant: "registration-other-id", rule: .webAuthnCredentialIdBinding, importance: .critical,
+                                      description: "The registration's id and rawId name another credential id than the one attested in authenticatorData, consistently in every input.",
+                                      baseline: .registration(.packed)) { scenario, forge in
+            let other = try forge.credentialId("unbound")
+            registration(&scenario) { $0.sentCredentialId = other }
+        })
+        return definitions
+    }()
 
     /// Registrations judged with a FIDO metadata BLOB (MDS3) as the relying party's source of attestation trust.
     static func withMetadata(_ scenario: inout WebAuthnScenario, _ forge: WebAuthnForge, roots: [X509Certificate]? = nil,
@@ -417,6 +499,33 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "unexpected-parent", rule: .webAuthnTopOrigin, importance: .medium,
                    description: "topOrigin names a parent the relying party does not expect.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.clientData.topOrigin = otherHost }
+        },
+        // The State of Passkeys topOrigin manipulations: the parent scoped down to a subdomain or up to the parent
+        // domain of the relying party (same-site, still not an expected parent), in both ceremonies.
+        Definition(variant: "subdomain-parent", rule: .webAuthnTopOrigin, importance: .medium,
+                   description: "A registration's topOrigin is a subdomain of the relying party's origin, which it never expects as a parent.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.clientData.topOrigin = "https://sub.\(forge.rpId)" }
+        },
+        Definition(variant: "parent-domain-parent", rule: .webAuthnTopOrigin, importance: .medium,
+                   description: "A registration's topOrigin is the parent domain of the relying party's origin, which it never expects as a parent.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            registration(&scenario) { $0.clientData.topOrigin = "https://\(parentDomain(forge.rpId))" }
+        },
+        Definition(variant: "assertion-unexpected-parent", rule: .webAuthnTopOrigin, importance: .medium,
+                   description: "An assertion's topOrigin names a cross-site parent the relying party does not expect.",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.clientData.topOrigin = otherHost
+        },
+        Definition(variant: "assertion-subdomain-parent", rule: .webAuthnTopOrigin, importance: .medium,
+                   description: "An assertion's topOrigin is a subdomain of the relying party's origin.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.clientData.topOrigin = "https://sub.\(forge.rpId)"
+        },
+        Definition(variant: "assertion-parent-domain-parent", rule: .webAuthnTopOrigin, importance: .medium,
+                   description: "An assertion's topOrigin is the parent domain of the relying party's origin.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            scenario.lastAssertion.clientData.topOrigin = "https://\(parentDomain(forge.rpId))"
         },
         // The State of Passkeys manipulations (context nonsense, challenge bit flip, origin and RP ID hash scoped
         // up to a subdomain or down to the parent domain), registration side.

@@ -58,9 +58,18 @@ public struct Rule: Hashable, Sendable, Codable {
     public let bugClass: BugClass
     /// Advisories, issues and CVEs of verifiers that missed this rule.
     public let references: [String]
+    /// The step inputs that alone carry a violation of this rule (the credential's JSON envelope): a live driver
+    /// whose requests never send any of them cannot deliver such a case. Empty for most rules. Harness plumbing,
+    /// not written to vectors.
+    public private(set) var carriedBy: [InputKey] = []
+
+    enum CodingKeys: String, CodingKey {
+        case id, statement, level, source, quote, bugClass, references
+    }
 
     public init(_ id: RuleID, _ statement: String, level: RuleLevel, quote: String? = nil, source: String, bugClass: BugClass,
-                references: [String] = []) {
+                references: [String] = [], carriedBy: [InputKey] = []) {
+        self.carriedBy = carriedBy
         self.id = id
         self.statement = statement
         self.level = level

@@ -53,6 +53,9 @@ extension InputKey {
     public static let clientData = InputKey("clientData")
     public static let clientDataJSON = InputKey("clientDataJSON")
     public static let credentialId = InputKey("credentialId")
+    /// A WebAuthn credential as the browser serialises it for the server (L3 `PublicKeyCredential.toJSON()`:
+    /// RegistrationResponseJSON or AuthenticationResponseJSON), UTF-8 JSON text.
+    public static let credentialJSON = InputKey("credentialJSON")
     public static let integrityToken = InputKey("integrityToken")
     public static let keyId = InputKey("keyId")
     public static let method = InputKey("method")

@@ -96,6 +96,8 @@ extension RuleID {
     public static let webAuthnAssertionSignature: RuleID = "webauthn.assertion.signature"
     public static let webAuthnSignCount: RuleID = "webauthn.signCount"
     public static let webAuthnBackupEligibility: RuleID = "webauthn.flags.backupEligible"
+    public static let webAuthnCredentialJSON: RuleID = "webauthn.credential.json"
+    public static let webAuthnCredentialIdBinding: RuleID = "webauthn.credentialId.binding"
     public static let webAuthnMetadataSignature: RuleID = "webauthn.metadata.signature"
     public static let webAuthnMetadataChain: RuleID = "webauthn.metadata.chain"
     public static let webAuthnMetadataNextUpdate: RuleID = "webauthn.metadata.nextUpdate"

@@ -31,6 +31,10 @@ public struct RegistrationBlueprint: Sendable {
     /// Write this `fmt` instead of the statement's.
     public var formatOverride: String?
     public var encoding: CBORMalformation?
+    /// The credential id (`id`, `rawId`) the client sends, when not the attested one.
+    public var sentCredentialId: [UInt8]?
+    /// Changes the credential's JSON (RegistrationResponseJSON) after it is built.
+    public var credentialJSONEdit: (@Sendable (inout CredentialJSON.Members) -> Void)?
 
     public init(user: [UInt8], challenge: [UInt8], origin: String, rpId: String, aaguid: [UInt8], credentialId: [UInt8],
                 credentialKey: PrivateKey, statement: AttestationStatementBlueprint) {
@@ -48,6 +52,10 @@ public struct RegistrationBlueprint: Sendable {
     public struct Output: Sendable {
         public let clientDataJSON: [UInt8]
         public let attestationObject: [UInt8]
+        /// The id the client sends (`rawId`).
+        public let credentialId: [UInt8]
+        /// RegistrationResponseJSON.
+        public let credentialJSON: [UInt8]
         public let user: [UInt8]
         public let challenge: [UInt8]
     }
@@ -73,8 +81,14 @@ public struct RegistrationBlueprint: Sendable {
                                                       credentialAlgorithm: try resolvedCredentialAlgorithm(), aaguid: aaguid))
         let object = [CBORMapEntry("fmt", .text(formatOverride ?? statement.format)),
                       CBORMapEntry("attStmt", .map(statementMap)), CBORMapEntry("authData", .bytes(authData))]
-        return Output(clientDataJSON: clientDataJSON, attestationObject: encoding?.encode(object) ?? CBORWriter.encode(.map(object)),
-                      user: user, challenge: challenge)
+        let attestationObject = encoding?.encode(object) ?? CBORWriter.encode(.map(object))
+        let sentId = sentCredentialId ?? credentialId
+        var json = CredentialJSON.registration(id: sentId, clientDataJSON: clientDataJSON, attestationObject: attestationObject,
+                                               authenticatorData: authData, publicKeyAlgorithm: try resolvedCredentialAlgorithm().rawValue,
+                                               publicKey: credentialKey.publicKey.spki)
+        credentialJSONEdit?(&json)
+        return Output(clientDataJSON: clientDataJSON, attestationObject: attestationObject, credentialId: sentId,
+                      credentialJSON: try CredentialJSON.text(json), user: user, challenge: challenge)
     }
 
     /// Changes the `packed` statement; no effect on other formats.

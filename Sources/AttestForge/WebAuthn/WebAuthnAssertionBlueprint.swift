@@ -27,6 +27,8 @@ public struct WebAuthnAssertionBlueprint: Sendable {
     /// Rewrites the DER signature (non-minimal encodings).
     public var signatureEncoding: (@Sendable ([UInt8]) -> [UInt8])?
     public var authenticatorDataSuffix: [UInt8] = []
+    /// Changes the credential's JSON (AuthenticationResponseJSON) after it is built.
+    public var credentialJSONEdit: (@Sendable (inout CredentialJSON.Members) -> Void)?
 
     public init(user: [UInt8], credentialId: [UInt8], challenge: [UInt8], origin: String, rpId: String, signCount: UInt32,
                 userHandle: [UInt8]?, signingKey: PrivateKey) {
@@ -46,6 +48,8 @@ public struct WebAuthnAssertionBlueprint: Sendable {
         public let authenticatorData: [UInt8]
         public let signature: [UInt8]
         public let userHandle: [UInt8]?
+        /// AuthenticationResponseJSON.
+        public let credentialJSON: [UInt8]
         public let user: [UInt8]
         public let challenge: [UInt8]
     }
@@ -57,7 +61,11 @@ public struct WebAuthnAssertionBlueprint: Sendable {
         var signature = try signingKey.sign(signedMessage ?? authData + sha256(clientDataJSON), digest: algorithm.digest,
                                             padding: algorithm.padding)
         if let signatureEncoding { signature = signatureEncoding(signature) }
+        var json = CredentialJSON.assertion(id: credentialId, clientDataJSON: clientDataJSON, authenticatorData: authData,
+                                            signature: signature, userHandle: userHandle)
+        credentialJSONEdit?(&json)
         return Output(credentialId: credentialId, clientDataJSON: clientDataJSON, authenticatorData: authData,
-                      signature: signature, userHandle: userHandle, user: user, challenge: challenge)
+                      signature: signature, userHandle: userHandle, credentialJSON: try CredentialJSON.text(json), user: user,
+                      challenge: challenge)
     }
 }

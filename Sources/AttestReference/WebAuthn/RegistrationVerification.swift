@@ -27,6 +27,12 @@ enum RegistrationVerification {
         guard let credential = parsed.attestedCredentialData else {  // parseAuthenticatorData(registration: true) requires it
             throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "no attested credential data")
         }
+        // The id the client sent, and its JSON envelope, name the attested credential (L3 §7.1 step 27 stores credential.id).
+        let sentId = step.inputs[.credentialId] ?? credential.credentialId
+        try CredentialJSONChecks.verify(step, id: sentId, members: [("clientDataJSON", .clientDataJSON),
+                                                                    ("attestationObject", .attestationObject)], policy: policy)
+        try policy.require(.webAuthnCredentialIdBinding, sentId == credential.credentialId,
+                           "the client sent credential id \(Base64URL.encode(sentId)), not the attested \(Base64URL.encode(credential.credentialId))")
         // Steps 14-17.
         try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
 

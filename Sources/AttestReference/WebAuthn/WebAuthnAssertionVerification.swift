@@ -7,6 +7,10 @@ enum WebAuthnAssertionVerification {
     static func verify(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
         let parameters = try WebAuthnParameters(policy.parameters)
         let credentialId = try step.input(.credentialId)
+        try CredentialJSONChecks.verify(step, id: credentialId, members: [("clientDataJSON", .clientDataJSON),
+                                                                         ("authenticatorData", .authenticatorData),
+                                                                         ("signature", .signature), ("userHandle", .userHandle)],
+                                        policy: policy)
         let clientDataJSON = try step.input(.clientDataJSON)
         let authenticatorData = try step.input(.authenticatorData)
         let user = try step.input(.user)

@@ -87,7 +87,24 @@ struct MapCaseRun {
         self.forged = forged
     }
 
+    /// A case whose fault lives only in inputs the map never sends for that step kind (the credential's JSON
+    /// envelope, to a map that builds its own JSON from the other inputs) cannot be delivered: unsupported.
+    func requireCarriersSent() throws {
+        let rules = Dictionary(BuiltinCatalogue.rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for step in forged.steps {
+            guard let rule = step.breaks, let carriers = rules[rule]?.carriedBy, !carriers.isEmpty else { continue }
+            let sent = Set((driver.map.steps[step.kind]?.exchanges ?? []).flatMap(\.request.sources).compactMap { source -> InputKey? in
+                if case .input(let key) = source { return key }
+                return nil
+            })
+            if sent.isDisjoint(with: carriers) {
+                throw VerifierFailure.unsupported("its fault is carried by \(carriers.map(\.rawValue).joined(separator: " or ")), which the \(driver.map.name) map never sends for \(step.kind)")
+            }
+        }
+    }
+
     mutating func verdicts() async throws -> [Verdict] {
+        try requireCarriersSent()
         let configuration = BuiltinCatalogue.perCaseConfiguration(family: testCase.family, parameters: testCase.context.parameters)
         if !configuration.isEmpty {
             throw VerifierFailure.unsupported("the case configures the relying party itself (\(configuration.joined(separator: ", "))), and a deployed server is configured outside the harness")

@@ -75,16 +75,13 @@ def verify(kind, inputs, context, state):
     if kind == "webauthn.registration":
         anchors = [pem.encode() for pem in context["trustAnchors"]]
         auth_data = cbor2.loads(inputs["attestationObject"]).get("authData", b"") if inputs["attestationObject"] else b""
-        length = int.from_bytes(auth_data[53:55], "big") if len(auth_data) >= 55 else 0
-        credential_id = auth_data[55:55 + length]
         algorithm = credential_algorithm(auth_data)
         offered = [int(text) for text in p.get("algorithms", "").split(",") if text.strip()]
         if algorithm in offered and algorithm not in {a.value for a in COSEAlgorithmIdentifier}:
             raise Unsupported(f"py_webauthn has no COSE algorithm {algorithm}")
+        # The credential as the browser serialised it (L3 toJSON), which py_webauthn parses itself.
         verified = webauthn.verify_registration_response(
-            credential={"id": b64url(credential_id), "rawId": b64url(credential_id), "type": "public-key",
-                        "response": {"clientDataJSON": b64url(inputs["clientDataJSON"]),
-                                     "attestationObject": b64url(inputs["attestationObject"])}},
+            credential=inputs["credentialJSON"].decode(),
             expected_challenge=inputs["challenge"], expected_rp_id=p["rpId"], expected_origin=origins,
             require_user_verification=uv, supported_pub_key_algs=algorithms,
             pem_root_certs_bytes_by_fmt={fmt: anchors for fmt in AttestationFormat})
@@ -93,13 +90,8 @@ def verify(kind, inputs, context, state):
         record = state.get(inputs["credentialId"])
         if record is None:
             raise LookupError("no stored credential with this id")
-        response = {"clientDataJSON": b64url(inputs["clientDataJSON"]),
-                    "authenticatorData": b64url(inputs["authenticatorData"]), "signature": b64url(inputs["signature"])}
-        if "userHandle" in inputs:
-            response["userHandle"] = b64url(inputs["userHandle"])
         verified = webauthn.verify_authentication_response(
-            credential={"id": b64url(inputs["credentialId"]), "rawId": b64url(inputs["credentialId"]),
-                        "type": "public-key", "response": response},
+            credential=inputs["credentialJSON"].decode(),
             expected_challenge=inputs["challenge"], expected_rp_id=p["rpId"], expected_origin=origins,
             credential_public_key=record["key"], credential_current_sign_count=record["count"],
             require_user_verification=uv)

@@ -3,6 +3,7 @@ rpId with DIRECT attestation and an AttestationVerifier whose ca_lookup returns 
 trust path; register_complete and authenticate_complete with a state built from the issued challenge. The only
 relying-party code here stores verified credentials and passes them back; what the library leaves to its caller
 is listed in adapter.json."""
+import json
 import os
 import sys
 
@@ -68,28 +69,19 @@ REGISTERED_FORMATS = {"packed", "tpm", "android-key", "android-safetynet", "fido
 def verify(kind, inputs, context, credentials):
     if kind == "webauthn.registration":
         decoded = cbor2.loads(inputs["attestationObject"])
-        auth_data = decoded.get("authData", b"")
-        length = int.from_bytes(auth_data[53:55], "big") if len(auth_data) >= 55 else 0
-        credential_id = b64url(auth_data[55:55 + length])
         try:
-            verified = server(context).register_complete(state(inputs["challenge"], context), {
-                "id": credential_id, "rawId": credential_id, "type": "public-key",
-                "response": {"clientDataJSON": b64url(inputs["clientDataJSON"]),
-                             "attestationObject": b64url(inputs["attestationObject"])}})
+            # The credential as the browser serialised it (L3 toJSON); python-fido2 reads the mapping itself.
+            verified = server(context).register_complete(state(inputs["challenge"], context),
+                                                         json.loads(inputs["credentialJSON"]))
         except UnsupportedType:
             if decoded.get("fmt") in REGISTERED_FORMATS:
                 raise Unsupported(f"python-fido2 has no verifier for the {decoded.get('fmt')} format")
             raise
         credentials.append(verified.credential_data)
     elif kind == "webauthn.assertion":
-        response = {"clientDataJSON": b64url(inputs["clientDataJSON"]),
-                    "authenticatorData": b64url(inputs["authenticatorData"]), "signature": b64url(inputs["signature"])}
-        if "userHandle" in inputs:
-            response["userHandle"] = b64url(inputs["userHandle"])
         try:
-            server(context).authenticate_complete(state(inputs["challenge"], context), credentials, {
-                "id": b64url(inputs["credentialId"]), "rawId": b64url(inputs["credentialId"]), "type": "public-key",
-                "response": response})
+            server(context).authenticate_complete(state(inputs["challenge"], context), credentials,
+                                                  json.loads(inputs["credentialJSON"]))
         except NotImplementedError as error:
             # python-fido2's CoseKey has no verifier for this credential algorithm (RS384, RS512, PS384, PS512).
             raise Unsupported(f"python-fido2 cannot verify this credential's algorithm: {error}")
