@@ -746,6 +746,21 @@ public enum WebAuthnFamily: CatalogueFamily {
             let root = forge.pki.attestationRoot.certificate
             registration(&scenario) { $0.fidoU2F { $0.appended = [root] } }
         },
+        Definition(variant: "packed-misordered", rule: .webAuthnX5COrder, importance: .medium,
+                   description: "The packed x5c lists the intermediate before the attestation certificate it issued.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            viaIntermediate(&scenario, forge.pki.packedIntermediate)
+            registration(&scenario) { $0.packed { $0.chainOrder = [1, 0] } }
+        },
+        Definition(variant: "tpm-misordered", rule: .webAuthnX5COrder, importance: .medium,
+                   description: "The tpm x5c lists the AIK CA before the AIK certificate.", baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.chainOrder = [1, 0] } }
+        },
+        Definition(variant: "android-key-misordered", rule: .webAuthnX5COrder, importance: .medium,
+                   description: "The android-key x5c lists the chain root first and the credential certificate last.",
+                   baseline: .registration(.androidKey)) { scenario, _ in
+            registration(&scenario) { $0.androidKey { $0.chainOrder = [3, 2, 1, 0] } }
+        },
         Definition(variant: "tpm-other-key", rule: .webAuthnTPMPublicArea, importance: .critical,
                    description: "The tpm pubArea (and the Name certInfo attests) is another key than the credential key in authenticatorData.",
                    baseline: .registration(.tpm)) { scenario, forge in

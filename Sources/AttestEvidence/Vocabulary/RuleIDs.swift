@@ -96,6 +96,7 @@ extension RuleID {
     public static let webAuthnAssertionSignature: RuleID = "webauthn.assertion.signature"
     public static let webAuthnSignCount: RuleID = "webauthn.signCount"
     public static let webAuthnBackupEligibility: RuleID = "webauthn.flags.backupEligible"
+    public static let webAuthnX5COrder: RuleID = "webauthn.x5c.order"
     public static let webAuthnCredentialJSON: RuleID = "webauthn.credential.json"
     public static let webAuthnCredentialIdBinding: RuleID = "webauthn.credentialId.binding"
     public static let webAuthnMetadataSignature: RuleID = "webauthn.metadata.signature"

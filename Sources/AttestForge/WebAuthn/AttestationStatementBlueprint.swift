@@ -64,6 +64,8 @@ public struct PackedStatement: Sendable {
     public var aaguidExtension = AAGUIDExtension.credential
     /// Certificates after the attestation certificate in x5c.
     public var appended: [X509Certificate] = []
+    /// x5c in this order (indexes into attestation certificate + appended) instead of as listed.
+    public var chainOrder: [Int]?
     public var validity: (Date, Date)
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
@@ -113,8 +115,13 @@ public struct PackedStatement: Sendable {
         let algorithm = try COSEKey.algorithm(for: signer.publicKey)
         let entries = [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
                        CBORMapEntry("sig", .bytes(try signer.sign(message, digest: algorithm.digest))),
-                       CBORMapEntry("x5c", .array(([certificate] + appended).map { .bytes($0.der) }))]
+                       CBORMapEntry("x5c", .array(Self.ordered([certificate] + appended, chainOrder).map { .bytes($0.der) }))]
         return entriesEdit.map { $0(entries) } ?? entries
+    }
+
+    /// `certificates` in `order` (indexes), or as they are.
+    static func ordered(_ certificates: [X509Certificate], _ order: [Int]?) -> [X509Certificate] {
+        order.map { $0.filter(certificates.indices.contains).map { certificates[$0] } } ?? certificates
     }
 
     /// id-fido-gen-ce-aaguid: `OCTET STRING` of the AAGUID, itself the extension's OCTET STRING value.
@@ -134,6 +141,8 @@ public struct AndroidKeyStatement: Sendable {
     public var signer: PrivateKey?
     /// Sign these bytes instead of `authenticatorData || clientDataHash`.
     public var signedMessage: [UInt8]?
+    /// x5c in this order (indexes into the chain, leaf first) instead of as rendered.
+    public var chainOrder: [Int]?
 
     public init(android: AndroidScenario, pki: AndroidPKI) {
         self.android = android
@@ -149,7 +158,7 @@ public struct AndroidKeyStatement: Sendable {
         return [CBORMapEntry("alg", .int(algorithm.rawValue)),
                 CBORMapEntry("sig", .bytes(try key.sign(signedMessage ?? input.authenticatorData + input.clientDataHash,
                                                          digest: algorithm.digest))),
-                CBORMapEntry("x5c", .array(chain.map { .bytes($0.der) }))]
+                CBORMapEntry("x5c", .array(PackedStatement.ordered(chain, chainOrder).map { .bytes($0.der) }))]
     }
 }
 

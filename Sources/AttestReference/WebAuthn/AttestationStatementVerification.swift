@@ -78,7 +78,7 @@ enum AttestationStatementVerification {
                                "self attestation signature does not verify with the credential key")
             return .selfAttestation
         }
-        let certificates = try certificateList(input.statement)
+        let certificates = try certificateList(input.statement, policy: input.policy)
         let leaf = certificates[0]
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         let signature = try CeremonyChecks.signatureBytes(sent, for: try leaf.publicKey, policy: policy)
@@ -114,7 +114,7 @@ enum AttestationStatementVerification {
     /// clientDataHash, and (from either list) origin GENERATED, purpose SIGN, no allApplications.
     static func androidKey(_ input: Input) throws -> Trust {
         let policy = input.policy
-        let certificates = try certificateList(input.statement)
+        let certificates = try certificateList(input.statement, policy: input.policy)
         let leaf = certificates[0]
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         try policy.require(.webAuthnAttestationSignature,
@@ -147,7 +147,7 @@ enum AttestationStatementVerification {
     /// credential key.
     static func apple(_ input: Input) throws -> Trust {
         let policy = input.policy
-        let certificates = try certificateList(input.statement)
+        let certificates = try certificateList(input.statement, policy: input.policy)
         let leaf = certificates[0]
         let nonce: [UInt8]? = leaf.extension(WebAuthnFormat.appleNonceExtension).flatMap { element in
             guard var sequence = try? DERReader.parse(element.value).contents(),
@@ -164,7 +164,7 @@ enum AttestationStatementVerification {
     /// §8.6: exactly one certificate with a P-256 key; it signs `00 || rpIdHash || clientDataHash || credentialId || 04 x y`.
     static func fidoU2F(_ input: Input) throws -> Trust {
         let policy = input.policy
-        let certificates = try certificateList(input.statement)
+        let certificates = try certificateList(input.statement, policy: input.policy)
         guard let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
             throw RuleViolation(rule: .webAuthnStructure, reason: "a fido-u2f credential key is a P-256 key")
         }
@@ -197,7 +197,7 @@ enum AttestationStatementVerification {
         } catch {
             throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
         }
-        let certificates = try certificateList(input.statement)
+        let certificates = try certificateList(input.statement, policy: input.policy)
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         let digests: [UInt16: HashAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
                                                   TPMStructures.algorithmSHA512: .sha512]
@@ -348,15 +348,27 @@ enum AttestationStatementVerification {
         return algorithm
     }
 
-    static func certificateList(_ statement: CBORChecks.FormatMap) throws -> [X509Certificate] {
+    /// x5c, attestation certificate first. x5c must list it first and then each certificate's issuer (§8.2, §8.3,
+    /// §8.4 syntax: "attestnCert followed by its certificate chain"); a verifier without that check finds the leaf
+    /// itself (the certificate that issued none of the others) and follows the issuers from there.
+    static func certificateList(_ statement: CBORChecks.FormatMap, policy: Policy) throws -> [X509Certificate] {
         guard let x5c = try statement.value("x5c").arrayValue, !x5c.isEmpty else {
             throw RuleViolation(rule: .webAuthnStructure, reason: "x5c is not a non-empty array")
         }
-        return try x5c.map { element in
+        let certificates = try x5c.map { element in
             guard let der = element.bytesValue, let certificate = try? X509Certificate(der: der) else {
                 throw RuleViolation(rule: .webAuthnStructure, reason: "x5c holds something other than a DER certificate")
             }
             return certificate
         }
+        var ordered = [ChainChecks.pathLeaf(certificates)]
+        var rest = certificates.filter { $0 != ordered[0] }
+        while let next = rest.firstIndex(where: { $0.subjectDER == ordered[ordered.count - 1].issuerDER }) {
+            ordered.append(rest.remove(at: next))
+        }
+        ordered += rest
+        try policy.require(.webAuthnX5COrder, ordered == certificates,
+                           "x5c does not list the attestation certificate first, each followed by its issuer")
+        return ordered
     }
 }
