@@ -124,7 +124,7 @@ import Testing
         let roots = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("roots").path).sorted()
         #expect(roots == ["android-ec-root.pem", "android-rsa-root.pem", "android-software-root.pem", "android-status.json",
                           "app-attest-root.pem", "play-integrity-decryption-key.txt", "play-integrity-verification-key.pem",
-                          "webauthn-apple-root.pem", "webauthn-fido-attestation-root.pem"])
+                          "webauthn-apple-root.pem", "webauthn-fido-attestation-root.pem", "webauthn-safetynet-root.pem"])
 
         let vectors = try Self.run("vectors", "--out", directory.appendingPathComponent("vectors").path, "--seed", "1")
         #expect(vectors.status == 0)

@@ -17,6 +17,18 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    /// The catalogue side of the same map: each case carries the checks it answers (vectors, `list`), generated
+    /// into WebAuthnAnchors.swift by the script the first test runs in --check mode.
+    @Test func casesCarryTheAnchorChecksTheyAnswer() throws {
+        let cases = try BuiltinCatalogue.cases(for: .webAuthnL3, seed: 1)
+        let byId = Dictionary(uniqueKeysWithValues: cases.map { ($0.id, $0) })
+        #expect(byId["webauthn.valid.tpm"]?.anchors == ["fido2-server:Server-ServerAuthenticatorAttestationResponse-Resp-9/P-1"])
+        #expect(byId["webauthn.x5c.order.packed-misordered"]?.anchors == ["fido2-server:Server-ServerAuthenticatorAttestationResponse-Resp-5/F-11"])
+        #expect(cases.filter { !$0.anchors.isEmpty }.count > 150)
+        let suite = VectorSuite(family: .webAuthn, seed: 1, stepKinds: [:], rules: [], profiles: [.webAuthnL3], cases: cases)
+        #expect(suite.runnableCases.map(\.anchors) == cases.map(\.anchors))
+    }
+
     @Test func everyAnchorCheckHasARow() throws {
         let fido = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("docs/anchors/fido2-server-conformance.json"))) as? [String: Any]
         let checks = try #require(fido?["checks"] as? [[String: Any]])

@@ -94,8 +94,10 @@ public enum WebAuthnFamily: CatalogueFamily {
                 caseContext.parameters["metadataBLOB"] = try metadata.render()
                 caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
             }
-            return definition.makeCase(prefix: idPrefix, family: name, context: caseContext,
-                                       steps: try steps(scenario, breaking: definition.rule))
+            var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext,
+                                               steps: try steps(scenario, breaking: definition.rule))
+            testCase.anchors = WebAuthnAnchors.byCase[testCase.id] ?? []
+            return testCase
         }
     }
 

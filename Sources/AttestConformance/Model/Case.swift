@@ -118,6 +118,21 @@ public struct Case: Hashable, Sendable, Codable {
     public let importance: Importance
     public let context: CaseContext
     public let steps: [Step]
+    /// The checks of public test suites and studies this case answers (`fido2-server:<test id>`,
+    /// `state-of-passkeys:<manipulation>`), from the family's anchor maps; empty when it answers none.
+    public var anchors: [String] = []
+
+    enum CodingKeys: String, CodingKey { case id, family, rule, description, importance, context, steps, anchors }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id), family: try container.decode(FamilyName.self, forKey: .family),
+                  rule: try container.decodeIfPresent(RuleID.self, forKey: .rule),
+                  description: try container.decode(String.self, forKey: .description),
+                  importance: try container.decode(Importance.self, forKey: .importance),
+                  context: try container.decode(CaseContext.self, forKey: .context), steps: try container.decode([Step].self, forKey: .steps))
+        anchors = try container.decodeIfPresent([String].self, forKey: .anchors) ?? []
+    }
 
     public init(id: String, family: FamilyName, rule: RuleID?, description: String, importance: Importance,
                 context: CaseContext, steps: [Step]) {

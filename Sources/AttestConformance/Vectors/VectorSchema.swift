@@ -57,6 +57,7 @@ public enum VectorSchema {
             "rule": {"$ref": "#/$defs/ruleId"},
             "description": {"type": "string"},
             "importance": {"enum": ["critical", "high", "medium", "low"]},
+            "anchors": {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^(fido2-server|state-of-passkeys):"}},
             "context": {
               "type": "object",
               "required": ["time", "trustAnchors", "parameters"],

@@ -15,6 +15,8 @@ public struct VectorSuite: Codable, Hashable, Sendable {
         public let steps: [Step]
         /// Profile name to the verdict expected at each step.
         public let expected: [String: [Verdict.Outcome]]
+        /// The public test-suite checks the case answers; absent when none.
+        public let anchors: [String]?
     }
 
     public let format: String
@@ -41,14 +43,18 @@ public struct VectorSuite: Codable, Hashable, Sendable {
                 context: testCase.context, steps: testCase.steps,
                 expected: Dictionary(uniqueKeysWithValues: profiles.map { profile in
                     (profile.name, testCase.steps.map { $0.expectedVerdict(under: profile) })
-                }))
+                }), anchors: testCase.anchors.isEmpty ? nil : testCase.anchors)
         }
     }
 
     /// The cases back as `Case` values, for running a suite read from a file.
     public var runnableCases: [Case] {
-        cases.map { Case(id: $0.id, family: family, rule: $0.rule, description: $0.description, importance: $0.importance,
-                         context: $0.context, steps: $0.steps) }
+        cases.map { vector in
+            var testCase = Case(id: vector.id, family: family, rule: vector.rule, description: vector.description,
+                                importance: vector.importance, context: vector.context, steps: vector.steps)
+            testCase.anchors = vector.anchors ?? []
+            return testCase
+        }
     }
 
     public var json: Data {

@@ -20,6 +20,8 @@ enum ListCommand: Command {
         let importance: Importance
         let description: String
         let expected: Verdict.Outcome?
+        /// The public test-suite checks the case answers.
+        let anchors: [String]?
     }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -37,7 +39,7 @@ enum ListCommand: Command {
         }
         let entries = cases.map {
             Entry(id: $0.id, family: $0.family, rule: $0.rule, importance: $0.importance, description: $0.description,
-                  expected: profile.map($0.expectedOutcome))
+                  expected: profile.map($0.expectedOutcome), anchors: $0.anchors.isEmpty ? nil : $0.anchors)
         }
         if format == "json" {
             try Output.write(String(decoding: try JSONEncoder.harness.encode(entries), as: UTF8.self) + "\n", to: nil)
