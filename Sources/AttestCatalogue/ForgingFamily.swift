@@ -30,10 +30,10 @@ extension BuiltinCatalogue {
         return try forging.cases(parameters: parameters, seed: seed, only: id).first
     }
 
-    /// The per-case configuration parameters a case of `family` with these context parameters sets (see
-    /// `ForgingFamily.perCaseConfiguration`).
-    public static func perCaseConfiguration(family: FamilyName, parameters: [String: String]) -> [String] {
+    /// The per-case configuration parameters a case of `family` sets to other values than `profile` (see
+    /// `ForgingFamily.perCaseConfiguration`): what a server configured once for that profile cannot be given.
+    public static func perCaseConfiguration(family: FamilyName, parameters: [String: String], profile: [String: String]) -> [String] {
         guard let forging = families.first(where: { $0.name == family }) as? any ForgingFamily.Type else { return [] }
-        return forging.perCaseConfiguration.filter { parameters[$0] != nil }.sorted()
+        return forging.perCaseConfiguration.filter { parameters[$0] != profile[$0] }.sorted()
     }
 }

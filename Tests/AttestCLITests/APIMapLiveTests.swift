@@ -75,7 +75,7 @@ import AttestVerifiers
         let profile = try #require(BuiltinCatalogue.profile(named: entry.profile))
         let carried = Set(BuiltinCatalogue.rules.filter { !$0.carriedBy.isEmpty }.map(\.id))
         let undeliverable = Set(try BuiltinCatalogue.cases(for: profile, seed: 1).filter {
-            !BuiltinCatalogue.perCaseConfiguration(family: $0.family, parameters: $0.context.parameters).isEmpty
+            !BuiltinCatalogue.perCaseConfiguration(family: $0.family, parameters: $0.context.parameters, profile: profile.parameters).isEmpty
                 || $0.rule.map(carried.contains) == true
         }.map(\.id))
         #expect(Set(report.unsupported.map(\.caseId)) == undeliverable)

@@ -49,8 +49,9 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     typealias Definition = CaseDefinition<Baseline, WebAuthnScenario, WebAuthnForge>
 
-    /// The metadata cases configure the relying party with a FIDO metadata BLOB and its root.
-    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot"]
+    /// The metadata cases configure the relying party with a FIDO metadata BLOB and its root; the cases of a relying
+    /// party that accepts any attestation set `attestation` to `none`.
+    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot", "attestation"]
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
@@ -90,6 +91,7 @@ public enum WebAuthnFamily: CatalogueFamily {
             case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
             }
             var caseContext = context
+            caseContext.parameters.merge(scenario.parameterOverrides) { _, override in override }
             if let metadata = scenario.metadata {
                 caseContext.parameters["metadataBLOB"] = try metadata.render()
                 caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
@@ -155,7 +157,8 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     /// Every case for a relying party that offers `algorithms` (COSE values): the algorithm matrix depends on them.
     static func definitions(offering algorithms: [Int64]) -> [Definition] {
-        valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + metadataDefinitions
+        valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + anyAttestationDefinitions
+            + metadataDefinitions
             + assertionDefinitions + clientDataMemberDefinitions + credentialJSONDefinitions
     }
 
@@ -255,6 +258,33 @@ public enum WebAuthnFamily: CatalogueFamily {
             }
         }
     }
+
+    /// A relying party that accepts any attestation (`attestation: none`, the WebAuthn default conveyance): self
+    /// and none statements are valid, and what a self statement or a none statement still has to be is checked.
+    static let anyAttestationDefinitions: [Definition] = [
+        Definition(variant: "none", rule: nil, importance: .high,
+                   description: "A relying party that accepts any attestation: a none registration, then an assertion.",
+                   baseline: .assertions(.none, [1])) { scenario, _ in
+            scenario.parameterOverrides["attestation"] = "none"
+        },
+        Definition(variant: "packed-self", rule: nil, importance: .high,
+                   description: "A relying party that accepts any attestation: a self (surrogate) packed registration signed by the credential key, then an assertion.",
+                   baseline: .assertions(.packedSelf, [1])) { scenario, _ in
+            scenario.parameterOverrides["attestation"] = "none"
+        },
+        Definition(variant: "packed-self-other-data", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "A relying party that accepts any attestation: the self packed signature covers other data.",
+                   baseline: .registration(.packedSelf)) { scenario, _ in
+            scenario.parameterOverrides["attestation"] = "none"
+            registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
+        },
+        Definition(variant: "none-with-statement", rule: .webAuthnStructure, importance: .low,
+                   description: "A relying party that accepts any attestation: fmt is none but attStmt carries a full packed statement (§8.7: attStmt is an empty map).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            scenario.parameterOverrides["attestation"] = "none"
+            registration(&scenario) { $0.formatOverride = WebAuthnFormat.none }
+        },
+    ]
 
     static let metadataDefinitions: [Definition] = [
         Definition(variant: "metadata", rule: nil, importance: .critical,

@@ -14,6 +14,8 @@ public struct WebAuthnScenario: Sendable {
     /// The FIDO metadata BLOB the relying party is configured with (its root is the PKI's metadata root); nil when
     /// it trusts attestation roots directly.
     public var metadata: MetadataBLOB?
+    /// Relying-party parameters this case sets to its own values (an attestation policy of its own).
+    public var parameterOverrides: [String: String] = [:]
 
     /// The last assertion, which most assertion mutations target.
     public var lastAssertion: WebAuthnAssertionBlueprint {

@@ -105,7 +105,8 @@ struct MapCaseRun {
 
     mutating func verdicts() async throws -> [Verdict] {
         try requireCarriersSent()
-        let configuration = BuiltinCatalogue.perCaseConfiguration(family: testCase.family, parameters: testCase.context.parameters)
+        let configuration = BuiltinCatalogue.perCaseConfiguration(family: testCase.family, parameters: testCase.context.parameters,
+                                                                   profile: profile.parameters)
         if !configuration.isEmpty {
             throw VerifierFailure.unsupported("the case configures the relying party itself (\(configuration.joined(separator: ", "))), and a deployed server is configured outside the harness")
         }
