@@ -157,7 +157,7 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     /// Every case for a relying party that offers `algorithms` (COSE values): the algorithm matrix depends on them.
     static func definitions(offering algorithms: [Int64]) -> [Definition] {
-        valid + algorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + anyAttestationDefinitions
+        valid + algorithmDefinitions(offering: algorithms) + selfAttestedAlgorithmDefinitions(offering: algorithms) + registrationDefinitions + formatDefinitions + anyAttestationDefinitions
             + metadataDefinitions
             + assertionDefinitions + clientDataMemberDefinitions + credentialJSONDefinitions
     }
@@ -378,6 +378,20 @@ public enum WebAuthnFamily: CatalogueFamily {
             return Definition(variant: entry.variant, rule: nil, importance: .high,
                               description: "A packed registration of a \(entry.words) credential (\(name), offered), then an assertion it signs.",
                               baseline: .assertions(.packed, [1]), mutate: mutate)
+        }
+    }
+
+    /// Per offered matrix algorithm (and ES256), the FIDO tool's form: a self packed registration whose statement the
+    /// credential key signs under that algorithm, then an assertion, for a relying party that accepts any attestation.
+    static func selfAttestedAlgorithmDefinitions(offering algorithms: [Int64]) -> [Definition] {
+        algorithmMatrix.filter { algorithms.contains($0.algorithm.rawValue) }.map { entry in
+            let name = "\(String(describing: entry.algorithm).uppercased()) (\(entry.algorithm.rawValue))"
+            return Definition(variant: "\(entry.variant)-self", rule: nil, importance: .medium,
+                              description: "A relying party that accepts any attestation: a self packed registration of a \(entry.words) credential, its statement signed under \(name), then an assertion.",
+                              baseline: .assertions(.packedSelf, [1])) { scenario, forge in
+                try credential(&scenario, try forge.seed.key(entry.key, "webauthn credential \(entry.label)"), algorithm: entry.algorithm)
+                scenario.parameterOverrides["attestation"] = "none"
+            }
         }
     }
 
