@@ -48,6 +48,56 @@ public enum JOSE {
         return payload
     }
 
+    /// `header.payload.signature`, RS256 (RSASSA-PKCS1-v1_5 with SHA-256, RFC 7518 §3.3) over the ASCII of
+    /// `header.payload`: what SafetyNet attestations and the FIDO metadata BLOB are.
+    public static func signRS256(_ payload: [UInt8], key: PrivateKey, header: String) throws -> String {
+        let signingInput = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(payload)
+        return signingInput + "." + Base64URL.encode(try key.sign(Array(signingInput.utf8), digest: .sha256))
+    }
+
+    /// A compact JWS whose header and payload are JSON objects, read without trusting it: the caller verifies
+    /// `signature` over `signingInput` with the key its policy names.
+    public struct CompactJWS {
+        public let header: [String: Any]
+        public let payload: [String: Any]
+        /// The ASCII of `header.payload`, what the signature covers.
+        public let signingInput: [UInt8]
+        public let signature: [UInt8]
+
+        public init(_ compact: String) throws {
+            let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
+                  let signature = Base64URL.decode(parts[2]) else { throw Failure.malformed("JWS is not three base64url parts") }
+            guard let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
+                  let payloadObject = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
+                throw Failure.malformed("the JWS header or payload is not a JSON object")
+            }
+            self.header = headerObject
+            self.payload = payloadObject
+            signingInput = Array((parts[0] + "." + parts[1]).utf8)
+            self.signature = signature
+        }
+
+        /// The header's `x5c` (RFC 7515 §4.1.6: standard base64 DER), in order; nil when absent, empty or not all
+        /// certificates.
+        public var certificateChain: [X509Certificate]? {
+            guard let texts = header["x5c"] as? [String], !texts.isEmpty else { return nil }
+            let certificates = texts.compactMap { Data(base64Encoded: $0).flatMap { try? X509Certificate(der: Array($0)) } }
+            return certificates.count == texts.count ? certificates : nil
+        }
+
+        /// True when `signature` verifies with `key` under the header's `alg` (RS256, or ES256 with raw r || s).
+        public func verifies(with key: PublicKey) -> Bool {
+            switch header["alg"] as? String {
+            case "RS256": return key.verify(signature, for: signingInput, digest: .sha256)
+            case "ES256":
+                guard signature.count == 64, let der = try? ECDSASignatureValue(raw: signature, curve: .p256).der else { return false }
+                return key.verify(der, for: signingInput, digest: .sha256)
+            default: return false
+            }
+        }
+    }
+
     /// `header.encryptedKey.iv.ciphertext.tag` with the content key `cek` wrapped under `key`.
     public static func encrypt(_ payload: [UInt8], key: [UInt8], cek: [UInt8], iv: [UInt8], header: String = jweHeader) throws -> String {
         let protected = Base64URL.encode(Array(header.utf8))

@@ -1,4 +1,5 @@
 import AttestCrypto
+import Foundation
 
 /// Vocabulary of the FIDO Metadata Service (MDS3) BLOB that forge and verifier share.
 public enum FIDOMetadata {
@@ -23,5 +24,14 @@ public enum FIDOMetadata {
             index = end
         }
         return groups.joined(separator: "-")
+    }
+
+    /// A date as MDS writes `nextUpdate` and `effectiveDate`: `yyyy-MM-dd`, UTC.
+    public static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
     }
 }

@@ -36,6 +36,11 @@ public enum AttestationStatementBlueprint: Sendable {
         public let aaguid: [UInt8]
     }
 
+    /// x5c: `certificates` in `order` (indexes), or as they are.
+    static func ordered(_ certificates: [X509Certificate], _ order: [Int]?) -> [X509Certificate] {
+        order.map { $0.filter(certificates.indices.contains).map { certificates[$0] } } ?? certificates
+    }
+
     /// The `attStmt` map.
     public func render(_ input: Input) throws -> [CBORMapEntry] {
         switch self {
@@ -115,13 +120,8 @@ public struct PackedStatement: Sendable {
         let algorithm = try COSEKey.algorithm(for: signer.publicKey)
         let entries = [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
                        CBORMapEntry("sig", .bytes(try signer.sign(message, digest: algorithm.digest))),
-                       CBORMapEntry("x5c", .array(Self.ordered([certificate] + appended, chainOrder).map { .bytes($0.der) }))]
+                       CBORMapEntry("x5c", .array(AttestationStatementBlueprint.ordered([certificate] + appended, chainOrder).map { .bytes($0.der) }))]
         return entriesEdit.map { $0(entries) } ?? entries
-    }
-
-    /// `certificates` in `order` (indexes), or as they are.
-    static func ordered(_ certificates: [X509Certificate], _ order: [Int]?) -> [X509Certificate] {
-        order.map { $0.filter(certificates.indices.contains).map { certificates[$0] } } ?? certificates
     }
 
     /// id-fido-gen-ce-aaguid: `OCTET STRING` of the AAGUID, itself the extension's OCTET STRING value.
@@ -158,7 +158,7 @@ public struct AndroidKeyStatement: Sendable {
         return [CBORMapEntry("alg", .int(algorithm.rawValue)),
                 CBORMapEntry("sig", .bytes(try key.sign(signedMessage ?? input.authenticatorData + input.clientDataHash,
                                                          digest: algorithm.digest))),
-                CBORMapEntry("x5c", .array(PackedStatement.ordered(chain, chainOrder).map { .bytes($0.der) }))]
+                CBORMapEntry("x5c", .array(AttestationStatementBlueprint.ordered(chain, chainOrder).map { .bytes($0.der) }))]
     }
 }
 

@@ -49,13 +49,9 @@ public struct MetadataBLOB: Sendable {
 
     /// `header.payload.signature`.
     public func render() throws -> String {
-        let day = DateFormatter()
-        day.locale = Locale(identifier: "en_US_POSIX")
-        day.timeZone = TimeZone(identifier: "UTC")
-        day.dateFormat = "yyyy-MM-dd"
         let payload: [String: Any] = [
             "legalHeader": "attest-harness TEST metadata: not FIDO Alliance data; for conformance testing only.",
-            "no": number, "nextUpdate": day.string(from: nextUpdate),
+            "no": number, "nextUpdate": FIDOMetadata.day(nextUpdate),
             "entries": entries.map { entry -> [String: Any] in
                 [
                     "aaguid": FIDOMetadata.uuid(entry.aaguid),
@@ -80,10 +76,8 @@ public struct MetadataBLOB: Sendable {
         let options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
         let headerJSON = try JSONSerialization.data(withJSONObject: header, options: options)
         let payloadJSON = try JSONSerialization.data(withJSONObject: payload, options: options)
-        guard algorithm == "RS256" else {
-            return try JOSE.signES256(Array(payloadJSON), key: key, header: String(decoding: headerJSON, as: UTF8.self))
-        }
-        let signingInput = Base64URL.encode(Array(headerJSON)) + "." + Base64URL.encode(Array(payloadJSON))
-        return signingInput + "." + Base64URL.encode(try key.sign(Array(signingInput.utf8), digest: .sha256))
+        let headerText = String(decoding: headerJSON, as: UTF8.self)
+        return algorithm == "RS256" ? try JOSE.signRS256(Array(payloadJSON), key: key, header: headerText)
+            : try JOSE.signES256(Array(payloadJSON), key: key, header: headerText)
     }
 }

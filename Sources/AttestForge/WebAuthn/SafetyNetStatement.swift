@@ -57,10 +57,8 @@ public struct SafetyNetStatement: Sendable {
             "apkCertificateDigestSha256": [Data(sha256(Array("attest-harness TEST gms certificate".utf8))).base64EncodedString()],
             "ctsProfileMatch": ctsProfileMatch, "basicIntegrity": basicIntegrity, "evaluationType": "BASIC,HARDWARE_BACKED",
         ]
-        let signingInput = Base64URL.encode(Array(header)) + "."
-            + Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])))
-        let signature = try (signer ?? signingKey).sign(Array(signingInput.utf8), digest: .sha256)
-        let jws = signingInput + "." + Base64URL.encode(signature)
+        let jws = try JOSE.signRS256(Array(try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes])),
+                                     key: signer ?? signingKey, header: String(decoding: header, as: UTF8.self))
         return [CBORMapEntry("ver", .text(version)), CBORMapEntry("response", .bytes(Array(jws.utf8)))]
     }
 }

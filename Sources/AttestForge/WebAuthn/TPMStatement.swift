@@ -104,7 +104,7 @@ public struct TPMStatement: Sendable {
             key: aikKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity, extensions: extensions)
         let chain = [aikCertificate, issuer.certificate]
         return [CBORMapEntry("ver", .text(version)), CBORMapEntry("alg", .int(algorithm.rawValue)),
-                CBORMapEntry("x5c", .array(PackedStatement.ordered(chain, chainOrder).map { .bytes($0.der) })),
+                CBORMapEntry("x5c", .array(AttestationStatementBlueprint.ordered(chain, chainOrder).map { .bytes($0.der) })),
                 CBORMapEntry("sig", .bytes(try aikKey.sign(signedMessage ?? certInfo, digest: digest))),
                 CBORMapEntry("certInfo", .bytes(certInfo)), CBORMapEntry("pubArea", .bytes(pubArea))]
     }

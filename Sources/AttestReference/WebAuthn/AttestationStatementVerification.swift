@@ -282,55 +282,33 @@ enum AttestationStatementVerification {
         guard let version = try input.statement.value("ver").textValue, !version.isEmpty else {
             throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet ver is not a non-empty text string")
         }
-        let response = try SafetyNetResponse(try input.statement.bytes("response"))
+        let responseBytes = try input.statement.bytes("response")
+        let response: JOSE.CompactJWS
+        do {
+            response = try JOSE.CompactJWS(String(decoding: responseBytes, as: UTF8.self))
+        } catch {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet response: \(error)")
+        }
+        guard let certificates = response.certificateChain else {
+            throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet response: the header's x5c is not a non-empty list of base64 DER certificates")
+        }
         let nonce = Data(sha256(input.signedData)).base64EncodedString()
         try policy.require(.webAuthnSafetyNetNonce, response.payload["nonce"] as? String == nonce,
                            "the response's nonce is not the base64 of SHA-256(authenticatorData || clientDataHash)")
-        let leaf = response.certificates[0]
+        let leaf = certificates[0]
         let commonName = (try? X509Name(der: leaf.subjectDER))?.attributes.first { $0.type == "2.5.4.3" }.flatMap { try? $0.value.stringValue() }
         try policy.require(.webAuthnSafetyNetCertificate, commonName == WebAuthnFormat.safetyNetHostname,
                            "the response is signed by \(commonName.map { "\"\($0)\"" } ?? "a certificate without a CN"), not attest.android.com")
         try policy.require(.webAuthnAttestationSignature,
-                           response.algorithm == "RS256" && ((try? leaf.publicKey)?.verify(response.signature, for: response.signingInput, digest: .sha256) ?? false),
-                           "the response's \(response.algorithm) signature does not verify with the attest.android.com certificate")
+                           response.header["alg"] as? String == "RS256" && ((try? leaf.publicKey).map(response.verifies) ?? false),
+                           "the response's RS256 signature does not verify with the attest.android.com certificate")
         try policy.require(.webAuthnSafetyNetIntegrity, response.payload["ctsProfileMatch"] as? Bool == true,
                            "ctsProfileMatch is not true")
         let now = policy.context.time.timeIntervalSince1970 * 1000
         let timestamp = (response.payload["timestampMs"] as? NSNumber)?.doubleValue
         try policy.require(.webAuthnSafetyNetTimestamp, timestamp.map { $0 <= now + 10_000 && $0 >= now - 60_000 } ?? false,
                            "timestampMs \(timestamp.map { String(Int64($0)) } ?? "absent") is not within the last minute of \(Int64(now))")
-        return .certificates(response.certificates)
-    }
-
-    /// A SafetyNet attestation: `header.payload.signature`, the header's `x5c` a non-empty list of base64 DER certificates.
-    struct SafetyNetResponse {
-        let algorithm: String
-        let certificates: [X509Certificate]
-        let payload: [String: Any]
-        let signingInput: [UInt8]
-        let signature: [UInt8]
-
-        init(_ bytes: [UInt8]) throws {
-            func malformed(_ reason: String) -> RuleViolation { RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet response: \(reason)") }
-            let parts = String(decoding: bytes, as: UTF8.self).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-                  let signature = Base64URL.decode(parts[2]) else { throw malformed("not a compact JWS of three base64url parts") }
-            guard let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
-                  let payloadObject = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
-                throw malformed("the header or payload is not a JSON object")
-            }
-            guard let chain = headerObject["x5c"] as? [String], !chain.isEmpty else { throw malformed("the header's x5c is not a non-empty array") }
-            certificates = try chain.map { text in
-                guard let der = Data(base64Encoded: text), let certificate = try? X509Certificate(der: Array(der)) else {
-                    throw malformed("x5c holds something other than a base64 DER certificate")
-                }
-                return certificate
-            }
-            algorithm = headerObject["alg"] as? String ?? ""
-            self.payload = payloadObject
-            signingInput = Array((parts[0] + "." + parts[1]).utf8)
-            self.signature = signature
-        }
+        return .certificates(certificates)
     }
 
     /// The statement's alg. An integer alg this verifier cannot compute fails closed under the signature rule

@@ -11,18 +11,29 @@ enum MetadataChecks {
     /// without the entry rule) when the BLOB has no entry for it.
     static func attestationRoots(aaguid: [UInt8], parameters: WebAuthnParameters, policy: Policy) throws -> [X509Certificate]? {
         guard let blob = parameters.metadataBLOB else { return nil }
-        let parsed = try ParsedBLOB(blob)
-        try policy.require(.webAuthnMetadataSignature, parsed.signatureVerifies(blob),
-                           "the metadata BLOB's \(parsed.algorithm) signature does not verify with its x5c[0] certificate")
+        let parsed: JOSE.CompactJWS
+        do {
+            parsed = try JOSE.CompactJWS(blob)
+        } catch {
+            throw RuleViolation(rule: .webAuthnMetadataSignature, reason: "metadata BLOB: \(error)")
+        }
+        guard let chain = parsed.certificateChain else {
+            throw RuleViolation(rule: .webAuthnMetadataSignature, reason: "metadata BLOB: x5c is not a non-empty list of certificates")
+        }
+        try policy.require(.webAuthnMetadataSignature, (try? chain[0].publicKey).map(parsed.verifies) ?? false,
+                           "the metadata BLOB's \(parsed.header["alg"] as? String ?? "unnamed") signature does not verify with its x5c[0] certificate")
         let roots = try parameters.metadataRoot.map { try X509Certificate.parseChain(pem: $0) } ?? []
         try policy.require(.webAuthnMetadataChain, (try? ChainVerifier(trustAnchors: roots).verify(
-            leaf: parsed.chain[0], intermediates: Array(parsed.chain.dropFirst()), at: policy.context.time)) != nil,
+            leaf: chain[0], intermediates: Array(chain.dropFirst()), at: policy.context.time)) != nil,
                            "the metadata BLOB's signing certificate does not chain to the metadata root")
-        let today = ParsedBLOB.day.string(from: policy.context.time)
-        try policy.require(.webAuthnMetadataNextUpdate, parsed.nextUpdate >= today,
-                           "the metadata BLOB's nextUpdate \(parsed.nextUpdate) is before \(today): a newer BLOB is due")
+        // An ISO date compares as text; one that is not a date sorts before any real one.
+        let nextUpdate = parsed.payload["nextUpdate"] as? String ?? ""
+        let today = FIDOMetadata.day(policy.context.time)
+        try policy.require(.webAuthnMetadataNextUpdate, nextUpdate >= today,
+                           "the metadata BLOB's nextUpdate \(nextUpdate) is before \(today): a newer BLOB is due")
+        let entries = parsed.payload["entries"] as? [[String: Any]] ?? []
         let uuid = FIDOMetadata.uuid(aaguid)
-        guard let entry = parsed.entries.first(where: { ($0["aaguid"] as? String)?.lowercased() == uuid }) else {
+        guard let entry = entries.first(where: { ($0["aaguid"] as? String)?.lowercased() == uuid }) else {
             try policy.require(.webAuthnMetadataEntry, false, "the metadata has no entry for AAGUID \(uuid)")
             return nil
         }
@@ -35,53 +46,6 @@ enum MetadataChecks {
         let statement = entry["metadataStatement"] as? [String: Any] ?? [:]
         return (statement["attestationRootCertificates"] as? [String] ?? []).compactMap { text in
             Data(base64Encoded: text).flatMap { try? X509Certificate(der: Array($0)) }
-        }
-    }
-
-    /// A BLOB's header chain and payload, read without trusting either.
-    struct ParsedBLOB {
-        let algorithm: String
-        let chain: [X509Certificate]
-        let nextUpdate: String
-        let entries: [[String: Any]]
-
-        static let day: DateFormatter = {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd"
-            return formatter
-        }()
-
-        /// RS256 (the production BLOB's) or ES256 (raw r || s, RFC 7518 §3.4) with x5c[0]'s key.
-        func signatureVerifies(_ blob: String) -> Bool {
-            guard let key = try? chain[0].publicKey else { return false }
-            switch algorithm {
-            case "ES256": return (try? JOSE.verifyES256(blob, key: key)) != nil
-            case "RS256":
-                let parts = blob.split(separator: ".", omittingEmptySubsequences: false)
-                guard parts.count == 3, let signature = Base64URL.decode(String(parts[2])) else { return false }
-                return key.verify(signature, for: Array(parts[0...1].joined(separator: ".").utf8), digest: .sha256)
-            default: return false
-            }
-        }
-
-        init(_ blob: String) throws {
-            func malformed(_ reason: String) -> RuleViolation { RuleViolation(rule: .webAuthnMetadataSignature, reason: "metadata BLOB: \(reason)") }
-            let parts = blob.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-                  let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
-                  let payloadObject = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else {
-                throw malformed("not a compact JWS of two JSON objects")
-            }
-            chain = (headerObject["x5c"] as? [String] ?? []).compactMap { text in
-                Data(base64Encoded: text).flatMap { try? X509Certificate(der: Array($0)) }
-            }
-            guard !chain.isEmpty else { throw malformed("no certificate in x5c") }
-            algorithm = headerObject["alg"] as? String ?? ""
-            // An ISO date compares as text; one that is not a date sorts before any real one.
-            nextUpdate = payloadObject["nextUpdate"] as? String ?? ""
-            entries = payloadObject["entries"] as? [[String: Any]] ?? []
         }
     }
 }
