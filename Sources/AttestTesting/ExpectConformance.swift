@@ -19,11 +19,15 @@ import AttestConformance
 @discardableResult
 public func expectConformance(of verifier: some AttestationVerifier, profile: Profile, seed: UInt64 = 1,
                               filter: String? = nil, jobs: Int = 4) async throws -> RunReport {
-    var cases = try BuiltinCatalogue.cases(for: profile, seed: seed)
+    let catalogue = try BuiltinCatalogue.cases(for: profile, seed: seed)
+    var cases = catalogue
     if let filter { cases = cases.filter { CaseFilter.matches(filter, $0.id) } }
     guard !cases.isEmpty else { throw ConformanceFailure.noCases(profile: profile.name, filter: filter) }
     try await verifier.prepare()
-    let report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs)
+    var report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs)
+    report.catalogue = BuiltinCatalogue.version(of: catalogue, under: profile)
+    let referenced = Set(report.results.compactMap(\.rule))
+    report.rules = BuiltinCatalogue.rules.filter { referenced.contains($0.id) }
     guard report.results.allSatisfy({ $0.status == .pass }) else {
         throw ConformanceFailure.findings(report, rules: BuiltinCatalogue.rules)
     }

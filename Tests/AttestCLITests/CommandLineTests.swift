@@ -77,20 +77,22 @@ import Testing
         #expect(report.findings.count == 5 && report.findings.allSatisfy { $0.rule == "appattest.nonce" })
         #expect(report.harnessVersion == HarnessVersion.current)
 
-        // The same findings again: no regression. Another rule's findings: regressions.
+        // The same findings again: all known, exit 0. Another rule's findings: new, exit 1.
         let same = try Self.run("run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest",
                                 "--baseline", baseline)
         #expect(same.status == 0)
-        #expect(same.stdout.contains("0 regressions against the baseline"))
+        #expect(same.stdout.contains("against the baseline: 0 new, 5 known, 0 fixed"), "\(same.stdout.suffix(400))")
         let worse = try Self.run("run", "--verifier", "builtin:reference-without:appattest.keyId", "--profile", "apple-app-attest",
                                  "--baseline", baseline)
         #expect(worse.status == 1)
+        #expect(worse.stdout.contains("against the baseline: 1 new, 0 known, 5 fixed"), "\(worse.stdout.suffix(400))")
 
         let junit = try Self.run("run", "--verifier", "builtin:reference-without:appattest.keyId", "--profile", "apple-app-attest",
                                  "--format", "junit")
         #expect(junit.stdout.hasPrefix("<?xml"))
-        #expect(junit.stdout.contains(#"<testsuites name="attest-harness" tests="41" failures="1" errors="0">"#))
-        #expect(junit.stdout.contains(#"<failure message="appattest.keyId.spki-hash [appattest.keyId] step 0: expected reject, got accept""#))
+        #expect(junit.stdout.contains(#"<testsuite name="appattest.keyId" package="attest-harness.apple-app-attest""#))
+        #expect(junit.stdout.contains(#"tests="1" failures="1" errors="0" skipped="0""#))
+        #expect(junit.stdout.contains(#"<failure message="appattest.keyId.spki-hash [appattest.keyId] step 0: expected reject, got accept" type="finding MUST">"#))
         let markdown = try Self.run("run", "--verifier", "builtin:reference", "--profile", "apple-app-attest",
                                     "--format", "markdown", "--filter", "appattest.nonce.*")
         #expect(markdown.status == 0)

@@ -5,8 +5,9 @@ import AttestReference
 import Testing
 
 
-/// A refusal with the wrong documented status is a finding: a server that answers 401 for a device failure or 403
-/// for an account failure (seeds/001) fails every negative per-request case, while its verdicts are all "reject".
+/// A refusal with the wrong documented status is a finding: a server that answers 401 for a device failure or 403 for
+/// an account failure (docs/protocols/per-request-device-attestation.md §5) fails every negative per-request case,
+/// while its verdicts are all "reject".
 @Suite struct StatusTests {
     /// The reference verifier with 401 and 403 swapped.
     struct SwappedStatuses: SessionVerifier {
@@ -48,10 +49,12 @@ import Testing
                                  status: .finding, step: 0, expected: .reject, actual: echoed,
                                  message: "token sk_live_0123456789abcdef refused")
         finding.expectedStatus = "403"
-        let report = RunReport(verifier: "striga+http://127.0.0.1:1", profile: "apple-app-attest", seed: 1, results: [finding])
+        finding.requests = ["curl -X POST 'http://127.0.0.1:1/v1/import' -H 'Authorization: Bearer sk_live_0123456789abcdef'"]
+        var report = RunReport(verifier: "striga+http://127.0.0.1:1", profile: "apple-app-attest", seed: 1, results: [finding])
             .redacting(RunReport.authorizationSecrets(secret))
+        report.rules = BuiltinCatalogue.rules
         for format in ReportFormat.allCases {
-            let text = try format.render(report, rules: BuiltinCatalogue.rules, color: false)
+            let text = try format.render(report, color: false)
             #expect(!text.contains("sk_live_0123456789abcdef"), "\(format) leaks the token")
             #expect(text.contains(RunReport.redactionMark) || format == .markdown || format == .console, "\(format)")
         }

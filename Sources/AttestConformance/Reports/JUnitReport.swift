@@ -1,39 +1,79 @@
-/// JUnit XML, one testcase per case with its rule as the class name, for CI dashboards.
+import Foundation
+
+/// JUnit XML, valid against both Jenkins' schema (the xunit plugin's junit-10.xsd) and Ant's JUnit XSD: a bare `<testsuites>` root,
+/// one `<testsuite>` per rule (with `package`, `id`, `timestamp`, `hostname` and `time`), `<properties>` first and
+/// `<system-out>`/`<system-err>` last, and at most one of `<failure>`, `<error>` or `<skipped>` per test case.
+///
+/// The counts agree with the exit status: `failures` and `errors` count what fails the gate; a finding or error the
+/// baseline already had is `<skipped>` as known, an unsupported case `<skipped>` with its reason, and a case fixed
+/// since the baseline passes with the fact in its suite's `<system-out>`. Each failure's body explains it.
 struct JUnitReport {
     let report: RunReport
-    let rules: [Rule]
 
     var text: String {
-        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
-        lines.append(#"<testsuites name="attest-harness" tests="\#(report.results.count)" failures="\#(report.findings.count)" errors="\#(report.errors.count)">"#)
-        for group in RuleGroup.groups(report, rules: rules) {
-            let failures = group.results.filter { $0.status == .finding || $0.status == .hang }.count
-            let errors = group.results.filter { $0.status == .error }.count
-            lines.append(#"  <testsuite name="\#(escape(group.title))" tests="\#(group.results.count)" failures="\#(failures)" errors="\#(errors)">"#)
+        let timestamp = Self.timestamp(report.startedAt ?? Date(timeIntervalSince1970: 0))
+        let host = escape(report.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost")
+        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#, "<testsuites>"]
+        for (index, group) in RuleGroup.groups(report).enumerated() {
+            let failures = group.results.filter { $0.status.isFinding && $0.baseline != .known }.count
+            let errors = group.results.filter { $0.status == .error && $0.baseline != .known }.count
+            let skipped = group.results.filter { $0.status == .unsupported || ($0.status.isFailure && $0.baseline == .known) }.count
+            let time = group.results.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
+            lines.append(#"  <testsuite name="\#(escape(group.title))" package="attest-harness.\#(escape(report.profile))" id="\#(index)" timestamp="\#(timestamp)" hostname="\#(host)" tests="\#(group.results.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(Self.seconds(time))">"#)
+            lines.append("    <properties>")
+            var properties = [("profile", report.profile), ("verifier", report.verifier), ("seed", String(report.seed)),
+                              ("catalogue", report.catalogue ?? ""), ("harnessVersion", report.harnessVersion ?? "")]
+            if let rule = group.rule {
+                properties += [("level", rule.level.rawValue), ("statement", rule.statement), ("clause", rule.source)]
+            }
+            for (name, value) in properties {
+                lines.append(#"      <property name="\#(name)" value="\#(escape(value))"/>"#)
+            }
+            lines.append("    </properties>")
             for result in group.results {
-                let open = #"    <testcase classname="\#(escape(group.title))" name="\#(escape(result.caseId))""#
-                switch result.status {
-                case .pass:
+                let open = #"    <testcase name="\#(escape(result.caseId))" classname="\#(escape(group.title))" time="\#(Self.seconds(result.durationSeconds ?? 0))""#
+                let body = escape(result.explanation(in: report).joined(separator: "\n"))
+                switch (result.status, result.baseline) {
+                case (.pass, _):
                     lines.append(open + "/>")
-                case .finding, .hang:
+                case (.finding, .known), (.hang, .known), (.error, .known):
                     lines.append(open + ">")
-                    lines.append(#"      <failure message="\#(escape(result.summary))" type="\#(result.status.rawValue)"/>"#)
+                    lines.append(#"      <skipped message="\#(escape("known in the baseline: " + result.summary))"/>"#)
                     lines.append("    </testcase>")
-                case .error:
+                case (.finding, _), (.hang, _):
                     lines.append(open + ">")
-                    lines.append(#"      <error message="\#(escape(result.summary))" type="harness"/>"#)
+                    lines.append(#"      <failure message="\#(escape(result.summary))" type="\#(result.status.rawValue) \#(report.level(of: result).rawValue)">\#(body)</failure>"#)
                     lines.append("    </testcase>")
-                case .unsupported:
+                case (.error, _):
+                    lines.append(open + ">")
+                    lines.append(#"      <error message="\#(escape(result.summary))" type="harness">\#(body)</error>"#)
+                    lines.append("    </testcase>")
+                case (.unsupported, _):
                     lines.append(open + ">")
                     lines.append(#"      <skipped message="\#(escape(result.summary))"/>"#)
                     lines.append("    </testcase>")
                 }
             }
+            let fixed = group.fixed.map { "fixed since the baseline: \($0.caseId)" }
+            lines.append("    <system-out>\(escape(fixed.joined(separator: "\n")))</system-out>")
+            lines.append("    <system-err></system-err>")
             lines.append("  </testsuite>")
         }
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// `2026-12-01T10:00:00`: UTC, without a zone, as Ant's schema demands.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.string(from: date)
+    }
+
+    /// Seconds with three decimals, no grouping: valid as Ant's `xs:decimal` and Jenkins' time pattern.
+    static func seconds(_ value: Double) -> String { String(format: "%.3f", max(0, value)) }
 
     private func escape(_ text: String) -> String {
         var out = ""

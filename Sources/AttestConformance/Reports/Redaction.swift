@@ -23,13 +23,12 @@ extension RunReport {
         }
         var copy = self
         copy.results = results.map { result in
-            let actual = result.actual.map {
+            var cleaned = result
+            cleaned.actual = result.actual.map {
                 Verdict($0.outcome, reason: clean($0.reason), rule: $0.rule, status: clean($0.status))
             }
-            var cleaned = CaseResult(caseId: result.caseId, rule: result.rule, importance: result.importance,
-                                     status: result.status, step: result.step, expected: result.expected, actual: actual,
-                                     message: clean(result.message))
-            cleaned.expectedStatus = result.expectedStatus
+            cleaned.message = clean(result.message)
+            cleaned.requests = result.requests.map { $0.map { clean($0) ?? $0 } }
             return cleaned
         }
         return copy

@@ -1,19 +1,60 @@
 import Foundation
 
-/// The report formats `run --format` offers.
+/// The report formats `run --format` and `report --format` offer.
 public enum ReportFormat: String, CaseIterable, Sendable {
     case console
+    /// The report document itself (docs/report.schema.json): what baselines and `report` read.
     case json
+    /// JUnit XML, valid against both Jenkins' and Ant's schemas.
     case junit
     case markdown
+    /// SARIF 2.1.0, for GitHub code scanning and other static-analysis dashboards.
+    case sarif
+    /// One self-contained HTML page: summary, rule matrix, filters, and per case its decoded evidence.
+    case html
 
-    /// `report` rendered in this format; `rules` supplies statements, `color` ANSI colours (console only).
-    public func render(_ report: RunReport, rules: [Rule], color: Bool = false) throws -> String {
+    /// The format called `name`, or a usage message listing the formats.
+    public static func named(_ name: String) throws -> ReportFormat {
+        guard let format = ReportFormat(rawValue: name) else {
+            throw ReportFormatError.unknown(name)
+        }
+        return format
+    }
+
+    /// The usual file extension of a report in this format.
+    public var fileExtension: String {
         switch self {
-        case .console: return ConsoleReport(report: report, rules: rules, color: color).text
+        case .console: "txt"
+        case .json: "json"
+        case .junit: "junit.xml"
+        case .markdown: "md"
+        case .sarif: "sarif"
+        case .html: "html"
+        }
+    }
+
+    /// `report` rendered in this format. `evidence` holds, by case id, the decoded inputs the HTML page shows;
+    /// `color` asks for ANSI colours (console only). Statements, levels and clauses come from `report.rules`.
+    public func render(_ report: RunReport, evidence: [String: [EvidenceNode]] = [:], color: Bool = false) throws -> String {
+        switch self {
+        case .console: return ConsoleReport(report: report, color: color).text
         case .json: return String(decoding: try JSONEncoder.harness.encode(report), as: UTF8.self) + "\n"
-        case .junit: return JUnitReport(report: report, rules: rules).text
-        case .markdown: return MarkdownReport(report: report, rules: rules).text
+        case .junit: return JUnitReport(report: report).text
+        case .markdown: return MarkdownReport(report: report).text
+        case .sarif: return try SARIFReport(report: report).text
+        case .html: return HTMLReport(report: report, evidence: evidence).text
+        }
+    }
+}
+
+/// A format name that is not one of `ReportFormat`'s.
+public enum ReportFormatError: Error, CustomStringConvertible {
+    case unknown(String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name):
+            "bad format \"\(name)\"; expected one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))"
         }
     }
 }
@@ -21,46 +62,91 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 /// Results grouped by rule in catalogue order, valid cases under "valid".
 struct RuleGroup {
     let title: String
-    let statement: String?
-    /// The rule's level (nil for the valid cases).
-    var level: RuleLevel? = nil
+    let rule: Rule?
     let results: [CaseResult]
+
+    var statement: String? { rule?.statement }
+    /// The rule's level (nil for the valid cases).
+    var level: RuleLevel? { rule?.level }
 
     /// "webauthn.signCount [POLICY]", or "valid".
     var label: String { level.map { "\(title) [\($0.rawValue)]" } ?? title }
 
-    var findings: [CaseResult] { results.filter { $0.status != .pass && $0.status != .unsupported } }
+    var findings: [CaseResult] { results.filter { $0.status.isFailure } }
     var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
+    var fixed: [CaseResult] { results.filter { $0.baseline == .fixed } }
 
-    static func groups(_ report: RunReport, rules: [Rule]) -> [RuleGroup] {
-        var order = ["valid"] + rules.map(\.id.rawValue)
+    static func groups(_ report: RunReport) -> [RuleGroup] {
+        var order = ["valid"] + report.rules.map(\.id.rawValue)
         for result in report.results where !order.contains(result.rule?.rawValue ?? "valid") {
             order.append(result.rule?.rawValue ?? "valid")
         }
+        let byTitle = Dictionary(grouping: report.results) { $0.rule?.rawValue ?? "valid" }
         return order.compactMap { title in
-            let results = report.results.filter { ($0.rule?.rawValue ?? "valid") == title }
-            guard !results.isEmpty else { return nil }
-            let rule = rules.first { $0.id.rawValue == title }
-            return RuleGroup(title: title, statement: rule?.statement, level: rule?.level, results: results)
+            guard let results = byTitle[title], !results.isEmpty else { return nil }
+            return RuleGroup(title: title, rule: report.rules.first { $0.id.rawValue == title }, results: results)
         }
     }
 }
 
 extension RunReport {
+    /// The rule `id` as recorded in the report.
+    func rule(_ id: RuleID?) -> Rule? { id.flatMap { id in rules.first { $0.id == id } } }
+
     /// "3 findings: 1 MUST, 2 POLICY" per level of the rules they break (a valid case refused counts as MUST).
-    func findingsByLevel(rules: [Rule]) -> String {
+    var findingsByLevel: String {
         let levels = Dictionary(rules.map { ($0.id, $0.level) }, uniquingKeysWith: { first, _ in first })
         let counted = Dictionary(grouping: findings) { result in result.rule.flatMap { levels[$0] } ?? .must }
         return RuleLevel.allCases.compactMap { level in counted[level].map { "\($0.count) \(level.rawValue)" } }.joined(separator: ", ")
     }
 
-    /// "42 cases: 41 passed, 1 finding, 0 errors".
+    /// The level a finding of `result` has: its rule's, or MUST for a valid case refused.
+    func level(of result: CaseResult) -> RuleLevel { rule(result.rule)?.level ?? .must }
+
+    /// "42 cases: 41 passed, 1 finding, 0 errors; against the baseline: 1 new, 0 known, 2 fixed".
     var tally: String {
         let passed = results.count - findings.count - errors.count - unsupported.count
         var text = "\(results.count) cases: \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
             + "\(errors.count) error\(errors.count == 1 ? "" : "s")"
         if !unsupported.isEmpty { text += ", \(unsupported.count) unsupported" }
-        if let regressions { text += "; \(regressions.count) regression\(regressions.count == 1 ? "" : "s") against the baseline" }
+        if let baseline {
+            text += "; against the baseline: \(baseline.new.count) new, \(baseline.known.count) known, \(baseline.fixed.count) fixed"
+        }
         return text
+    }
+
+    /// What the run concluded, as the exit status says it.
+    var verdictLine: String {
+        switch exitCode {
+        case 0: return baseline == nil ? "PASS: no findings" : "PASS: no new findings or errors against the baseline"
+        case 1: return "FAIL: \(gating.count) \(baseline == nil ? "" : "new ")finding\(gating.count == 1 ? "" : "s")"
+        default: return "ERROR: \(gating.filter { $0.status == .error }.count) \(baseline == nil ? "" : "new ")harness error(s)"
+        }
+    }
+}
+
+extension CaseResult {
+    /// The explanation every format prints for a failing case: what it is, which rule and clause, what was
+    /// expected and what came back, how to reproduce it.
+    func explanation(in report: RunReport) -> [String] {
+        var lines: [String] = []
+        if let description { lines.append("case: \(description)") }
+        if let rule = report.rule(rule) {
+            lines.append("rule: \(rule.id.rawValue) [\(rule.level.rawValue)] \(rule.statement)")
+            lines.append("clause: \(rule.source)" + (rule.quote.map { " \"\($0)\"" } ?? ""))
+        } else if rule == nil {
+            lines.append("rule: none (a valid case: every conforming verifier accepts it)")
+        }
+        switch status {
+        case .finding: lines.append("step \(step ?? 0): expected \(expectedText), got \(actualText)")
+        case .hang: lines.append("HANG: \(message ?? "no answer")")
+        case .error: lines.append("harness error: \(message ?? "")")
+        case .unsupported: lines.append("unsupported: \(message ?? "")")
+        case .pass: break
+        }
+        if let baseline { lines.append("baseline: \(baseline.rawValue)") }
+        for command in reproduce ?? [] { lines.append("reproduce: \(command)") }
+        for request in requests ?? [] { lines.append("request: \(request)") }
+        return lines
     }
 }

@@ -60,9 +60,11 @@ final class LineCollector: @unchecked Sendable {
         lock.unlock()
     }
 
-    var text: String {
+    var all: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
+
+    var text: String { all.joined(separator: "\n") + "\n" }
 }

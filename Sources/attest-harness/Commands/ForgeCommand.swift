@@ -5,7 +5,7 @@ import Foundation
 
 enum ForgeCommand: Command {
     static let name = "forge"
-    static let abstract = "Write one case's evidence as files, with case.json describing it."
+    static let abstract = "Write one case's evidence as files, with case.json describing it and request.json as a verifier receives it."
     static let usage = "--case ID --out DIR [--seed N] [--profile P]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "case", value: "ID", help: "The case id (see attest-harness list)."),
@@ -35,6 +35,12 @@ enum ForgeCommand: Command {
             try Output.writeFile(Array(anchor.utf8), to: directory.appendingPathComponent("trust-anchor-\(index + 1).pem"))
         }
         let profiles = profile.map { [$0] } ?? BuiltinCatalogue.profiles.filter { $0.families.contains(testCase.family) }
+        // The exec-suite document an exec adapter reads on stdin and `POST /v1/cases` carries: the case as the
+        // verifier sees it, under the profile (reproduces a run with `adapter < request.json` or curl).
+        if let requestProfile = profile ?? profiles.first {
+            let request = try JSONEncoder.harness.encode(ExecSuite(profile: requestProfile, requests: [testCase.request]))
+            try Output.writeFile(Array(request) + [0x0a], to: directory.appendingPathComponent("request.json"))
+        }
         let suite = VectorSuite(family: testCase.family, seed: seed, stepKinds: [:], rules: [], profiles: profiles, cases: [testCase])
         let description = try JSONEncoder.harness.encode(suite.cases[0])
         try Output.writeFile(Array(description) + [0x0a], to: directory.appendingPathComponent("case.json"))

@@ -6,7 +6,7 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--filter GLOB] [--format console|json|junit|markdown] [--out FILE] [--baseline FILE] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--progress auto|always|never]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
         OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
@@ -15,9 +15,11 @@ enum RunCommand: Command {
         OptionSpec(name: "dry-run", value: nil, help: "With --api: print the requests of the first selected case as curl lines (secrets redacted), answered by an in-process emulation of the map; nothing is sent."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
-        OptionSpec(name: "format", value: "FORMAT", help: "console (default), json, junit or markdown."),
+        OptionSpec(name: "format", value: "FORMAT", help: "console (default), json (docs/report.schema.json), junit, markdown, sarif (2.1.0) or html (one self-contained file). `attest-harness report` renders a saved JSON report in the others."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
-        OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run: exit 1 only for new findings."),
+        OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run under the same profile and catalogue: failures it already had are reported as known and do not fail the run; passes it failed are listed as fixed."),
+        OptionSpec(name: "baseline-any-profile", value: nil, help: "Compare with a baseline of another profile or catalogue anyway (else that is a usage error, exit 2)."),
+        OptionSpec(name: "progress", value: "WHEN", help: "auto (default: a live line on a terminal, else a line every 10 s or 10% on stderr), always (the live line) or never."),
         .seed,
         OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores; I/O-bound verifiers such as http:// servers can take far more, up to 256)."),
         OptionSpec(name: "rate", value: "N", help: "Start at most N cases per second (a deployed server's rate limit; default unlimited)."),
@@ -42,9 +44,11 @@ enum RunCommand: Command {
                                         baseURL: try arguments.required("verifier"))
         }
         let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed, api: api)
-        let formatName = arguments.value("format") ?? "console"
-        guard let format = ReportFormat(rawValue: formatName) else {
-            throw UsageError("bad format \"\(formatName)\"; expected one of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        let format: ReportFormat
+        do {
+            format = try ReportFormat.named(arguments.value("format") ?? "console")
+        } catch {
+            throw UsageError("\(error)")
         }
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("jobs") {
@@ -54,15 +58,34 @@ enum RunCommand: Command {
         let rate = try arguments.value("rate").map { _ in
             RateLimit(perSecond: try arguments.number("rate", default: 1, in: 0.01...10_000, "cases per second"))
         }
+        let progressName = arguments.value("progress") ?? "auto"
+        guard let progressMode = ProgressMode(rawValue: progressName) else {
+            throw UsageError("bad --progress \"\(progressName)\"; expected auto, always or never")
+        }
+        if arguments.flag("baseline-any-profile"), arguments.value("baseline") == nil {
+            throw UsageError("--baseline-any-profile goes with --baseline FILE")
+        }
         let baseline = try arguments.value("baseline").map { path -> RunReport in
             guard FileManager.default.fileExists(atPath: path) else { throw UsageError("no such baseline file \(path)") }
             do {
                 return try RunReport.load(from: URL(fileURLWithPath: path))
             } catch {
-                throw UsageError("baseline \(path) is not a JSON report of attest-harness run: \(error)")
+                throw UsageError("baseline \(path): \(error)")
             }
         }
-        var cases = try Selection.cases(profile: profile, seed: seed)
+        let progress = ProgressReporter(mode: progressMode, label: "attest-harness run")
+        progress.note("forging the \(profile.name) catalogue (seed \(seed))")
+        let catalogueCases = try Selection.cases(profile: profile, seed: seed)
+        let catalogue = BuiltinCatalogue.version(of: catalogueCases, under: profile)
+        if let baseline, !arguments.flag("baseline-any-profile") {
+            do {
+                try baseline.checkBaseline(profile: profile.name, catalogue: catalogue)
+            } catch {
+                progress.finish()
+                throw UsageError("baseline \(arguments.value("baseline") ?? ""): \(error)")
+            }
+        }
+        var cases = catalogueCases
         if let glob = arguments.value("filter") {
             cases = cases.filter { Selection.matches(glob, $0.id) }
             guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
@@ -81,20 +104,29 @@ enum RunCommand: Command {
         do {
             try await verifier.prepare()
         } catch {
+            progress.finish()
             throw UsageError("\(error)")
         }
-        var report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs, rate: rate) { done, total in
-            Output.progress("attest-harness run: \(done)/\(total) cases")
+        progress.begin(total: cases.count)
+        var report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs, rate: rate) { done, _, latest in
+            progress.advance(done: done, failed: latest.status.isFinding)
         }
-        Output.endProgress()
+        progress.finish()
+        report.catalogue = catalogue
+        report.host = ProcessInfo.processInfo.hostName
+        let referenced = Set(report.results.compactMap(\.rule))
+        report.rules = BuiltinCatalogue.rules.filter { referenced.contains($0.id) }
+        let reproduction = Reproduction(verifier: try arguments.required("verifier"), profileArgument: try arguments.required("profile"),
+                                        profile: profile, seed: seed, api: api, apiArgument: arguments.value("api"))
+        report = await reproduction.annotate(report, cases: cases)
         // The Authorization value a live driver sends never reaches a report, whatever a server echoes back.
         let environment = ProcessInfo.processInfo.environment
         let secretNames = ["ATTEST_HARNESS_AUTHORIZATION"] + (api?.map.environmentNames.sorted() ?? [])
         report = report.redacting(secretNames.flatMap { RunReport.authorizationSecrets(environment[$0]) })
         if let baseline { report = report.compared(with: baseline) }
         let out = arguments.value("out")
-        let text = try format.render(report, rules: BuiltinCatalogue.rules,
-                                     color: format == .console && out == nil && Output.colorOnStdout)
+        let evidence = format == .html ? EvidenceTree.evidence(for: cases, in: report) : [:]
+        let text = try format.render(report, evidence: evidence, color: format == .console && out == nil && Output.colorOnStdout)
         try Output.write(text, to: out)
         return report.exitCode
     }

@@ -1,0 +1,90 @@
+/// What happened to one case.
+public struct CaseResult: Hashable, Sendable, Codable {
+    public enum Status: String, Hashable, Sendable, Codable {
+        /// Every step got its expected verdict.
+        case pass
+        /// A step got the opposite verdict: the verifier is wrong.
+        case finding
+        /// The verifier did not answer within the per-case timeout: a finding (a verifier that hangs is wrong).
+        case hang
+        /// The harness could not get a verdict (adapter failure, malformed answer).
+        case error
+        /// The verifier cannot judge this case where it runs (a lifetime case against a server on real time):
+        /// neither a pass nor a finding.
+        case unsupported
+
+        /// A finding or a hang: the verifier is wrong.
+        public var isFinding: Bool { self == .finding || self == .hang }
+        /// What a CI gate fails on: findings, hangs and harness errors.
+        public var isFailure: Bool { isFinding || self == .error }
+    }
+
+    /// How a result compares with the same case in a baseline report (`run --baseline`).
+    public enum BaselineState: String, Hashable, Sendable, Codable {
+        /// Failing now, and the baseline did not fail this case the same way (a finding, or a harness error): the
+        /// gate fails on it.
+        case new
+        /// Failing now the same way as in the baseline: reported, but the gate passes.
+        case known
+        /// Passing now, failing in the baseline.
+        case fixed
+    }
+
+    public let caseId: String
+    public let rule: RuleID?
+    public let importance: Importance
+    public let status: Status
+    /// Index of the step that decided the status.
+    public let step: Int?
+    public let expected: Verdict.Outcome?
+    public internal(set) var actual: Verdict?
+    /// The error a documented API answers the step with, when the case states one (`100012 NONCE`).
+    public var expectedStatus: String? = nil
+    public internal(set) var message: String?
+    /// The case's family and one-line description, so that a report explains itself.
+    public var family: FamilyName? = nil
+    public var description: String? = nil
+    /// Wall time the verifier took for the whole case (from a monotonic clock).
+    public var durationSeconds: Double? = nil
+    /// Set when the run was compared with a baseline and the case is new, known or fixed.
+    public var baseline: BaselineState? = nil
+    /// For a failing case: commands that reproduce it (forge the evidence, run the case alone).
+    public var reproduce: [String]? = nil
+    /// For a failing case against an HTTP verifier: the requests, as curl lines with secrets redacted.
+    public var requests: [String]? = nil
+
+    public init(caseId: String, rule: RuleID?, importance: Importance, status: Status, step: Int?, expected: Verdict.Outcome?,
+                actual: Verdict?, message: String?, expectedStatus: String? = nil) {
+        self.caseId = caseId
+        self.rule = rule
+        self.importance = importance
+        self.status = status
+        self.step = step
+        self.expected = expected
+        self.actual = actual
+        self.expectedStatus = expectedStatus
+        self.message = message
+    }
+
+    /// What came back, in words: `accept`, `reject 403 (nonce mismatch)`, or `nothing`.
+    public var actualText: String {
+        actual.map { "\($0.outcome.rawValue)\($0.status.map { " \($0)" } ?? "")\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
+    }
+
+    /// What was expected, in words: `reject`, `reject (100012 NONCE)`.
+    public var expectedText: String {
+        (expected?.rawValue ?? "?") + (expectedStatus.map { " (\($0))" } ?? "")
+    }
+
+    /// One line: what was expected, what came back, which rule.
+    public var summary: String {
+        let ruleText = rule?.rawValue ?? "valid"
+        switch status {
+        case .pass: return "\(caseId): pass"
+        case .finding: return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(actualText)"
+        case .hang: return "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
+        case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
+        case .unsupported: return "\(caseId) [\(ruleText)]: unsupported: \(message ?? "")"
+        }
+    }
+}

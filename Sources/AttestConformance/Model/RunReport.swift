@@ -1,0 +1,71 @@
+import Foundation
+
+/// The outcome of running a suite against one verifier under one profile: the document `run --format json` writes,
+/// `run --baseline` reads and `report` renders in other formats. Its JSON Schema is docs/report.schema.json.
+public struct RunReport: Hashable, Sendable, Codable {
+    /// The value of `format` in every report.
+    public static let formatName = "attest-harness-report"
+    /// The schema version this build writes and reads. A report of another version is refused as a baseline.
+    public static let currentFormatVersion = 1
+
+    /// Always `attest-harness-report`: tells a reader what the document is.
+    public private(set) var format: String = RunReport.formatName
+    /// Raised when a field changes meaning or goes away; new optional fields keep it.
+    public private(set) var formatVersion: Int = RunReport.currentFormatVersion
+    /// The attest-harness version that ran.
+    public let harnessVersion: String?
+    public let verifier: String
+    public let profile: String
+    /// The catalogue the cases came from under this profile: the harness version and a fingerprint of every case
+    /// id, its rule and its expected verdict (`0.3.0+1f2e3d4c5b6a`). Two reports compare only when these agree.
+    public var catalogue: String?
+    public let seed: UInt64
+    /// When the run started (from the caller's clock) and how long it took.
+    public var startedAt: Date?
+    public var durationSeconds: Double?
+    /// The machine that ran it (JUnit's `hostname`).
+    public var host: String?
+    /// The rules the results break, with statement, level and clause, so that the report explains itself.
+    public var rules: [Rule] = []
+    public var results: [CaseResult]
+    /// Set when the run was compared with a baseline report.
+    public var baseline: BaselineSummary?
+
+    public init(verifier: String, profile: String, seed: UInt64, results: [CaseResult], catalogue: String? = nil,
+                harnessVersion: String? = HarnessVersion.current) {
+        self.harnessVersion = harnessVersion
+        self.verifier = verifier
+        self.profile = profile
+        self.catalogue = catalogue
+        self.seed = seed
+        self.results = results
+    }
+
+    /// Wrong verdicts and hangs.
+    public var findings: [CaseResult] { results.filter { $0.status.isFinding } }
+    public var errors: [CaseResult] { results.filter { $0.status == .error } }
+    /// Cases the verifier could not judge where it runs, with the reason (not counted as passes or findings).
+    public var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
+    /// Failing results the gate counts: all of them, or against a baseline only the new ones.
+    public var gating: [CaseResult] { results.filter { $0.status.isFailure && $0.baseline != .known } }
+
+    /// 2 when a harness error counts (a new one, against a baseline), else 1 when a finding counts, else 0. Known
+    /// findings and errors of a baseline are reported but do not fail the gate.
+    public var exitCode: Int32 {
+        let gating = gating
+        if gating.contains(where: { $0.status == .error }) { return 2 }
+        return gating.isEmpty ? 0 : 1
+    }
+}
+
+/// What comparing a run with a baseline found: the baseline's identity and the case ids that are new, known and
+/// fixed (also marked on each result).
+public struct BaselineSummary: Hashable, Sendable, Codable {
+    public let profile: String
+    public let catalogue: String?
+    public let seed: UInt64
+    public let harnessVersion: String?
+    public let new: [String]
+    public let known: [String]
+    public let fixed: [String]
+}

@@ -1,0 +1,61 @@
+import AttestCatalogue
+import AttestConformance
+import Foundation
+
+/// `report FILE --format F`: a saved JSON report in another format, so that one run feeds every dashboard (the
+/// GitHub Action renders SARIF, JUnit, HTML and Markdown from one `run --format json`). The HTML page's decoded
+/// evidence is forged again from the report's profile and seed (deterministic), when the profile is known.
+enum ReportCommand: Command {
+    static let name = "report"
+    static let abstract = "Render a JSON report of `run` in another format (console, json, junit, markdown, sarif, html)."
+    static let usage = "FILE --format FORMAT [--out FILE] [--profile P]"
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "format", value: "FORMAT", help: "console, json, junit, markdown, sarif or html."),
+        OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
+        OptionSpec(name: "profile", value: "P", help: "For html: the profile file the run used, when it is not a built-in profile (to forge the evidence shown)."),
+    ]
+
+    /// Larger reports are refused before reading: a report of the whole catalogue is a few megabytes.
+    static let sizeLimit = 256 << 20
+
+    static func run(_ arguments: Arguments) async throws -> Int32 {
+        guard arguments.positional.count == 1, let path = arguments.positional.first else {
+            throw UsageError("expected one JSON report file: attest-harness report \(usage)")
+        }
+        let format: ReportFormat
+        do {
+            format = try ReportFormat.named(try arguments.required("format"))
+        } catch let error as ReportFormatError {
+            throw UsageError("\(error)")
+        }
+        let report: RunReport
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { throw UsageError("\(path) is not a regular file") }
+            guard let size = attributes[.size] as? Int, size <= sizeLimit else {
+                throw UsageError("\(path) is larger than \(sizeLimit >> 20) MiB")
+            }
+            report = try RunReport.load(from: URL(fileURLWithPath: path))
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("\(path): \(error)")
+        }
+        var evidence: [String: [EvidenceNode]] = [:]
+        if format == .html {
+            let profile = try arguments.value("profile").map(Selection.profile) ?? BuiltinCatalogue.profile(named: report.profile)
+            if let profile, profile.name == report.profile {
+                let cases = try Selection.cases(profile: profile, seed: report.seed)
+                if BuiltinCatalogue.version(of: cases, under: profile) == report.catalogue {
+                    evidence = EvidenceTree.evidence(for: cases, in: report)
+                } else {
+                    Output.standardError("attest-harness report: the report's catalogue \(report.catalogue ?? "unrecorded") is not this version's; the page shows no decoded evidence\n")
+                }
+            } else {
+                Output.standardError("attest-harness report: profile \(report.profile) is not built in (pass --profile FILE); the page shows no decoded evidence\n")
+            }
+        }
+        try Output.write(try format.render(report, evidence: evidence), to: arguments.value("out"))
+        return 0
+    }
+}

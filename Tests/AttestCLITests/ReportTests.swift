@@ -1,0 +1,249 @@
+import AttestConformance
+import Foundation
+import Testing
+
+/// Reports a CI gate trusts: baselines whose exit status, console, JUnit and SARIF agree; formats valid against
+/// their published schemas; findings that explain themselves; and a usage error for a baseline of another profile.
+@Suite struct ReportTests {
+    // MARK: The baseline matrix
+
+    /// One case's status in the baseline (nil: absent) and now, and what every format must then say.
+    struct Row: CustomStringConvertible {
+        let before: CaseResult.Status?
+        let now: CaseResult.Status
+        let state: CaseResult.BaselineState?
+        let exit: Int32
+        var description: String { "\(before?.rawValue ?? "absent") -> \(now.rawValue)" }
+    }
+
+    static let matrix: [Row] = [
+        Row(before: nil, now: .pass, state: nil, exit: 0),
+        Row(before: .pass, now: .pass, state: nil, exit: 0),
+        Row(before: .finding, now: .pass, state: .fixed, exit: 0),
+        Row(before: .error, now: .pass, state: .fixed, exit: 0),
+        Row(before: nil, now: .finding, state: .new, exit: 1),
+        Row(before: .pass, now: .finding, state: .new, exit: 1),
+        Row(before: .finding, now: .finding, state: .known, exit: 0),
+        Row(before: .hang, now: .finding, state: .known, exit: 0),
+        Row(before: .error, now: .finding, state: .new, exit: 1),
+        Row(before: .pass, now: .hang, state: .new, exit: 1),
+        Row(before: nil, now: .error, state: .new, exit: 2),
+        Row(before: .pass, now: .error, state: .new, exit: 2),
+        Row(before: .error, now: .error, state: .known, exit: 0),
+        Row(before: .finding, now: .error, state: .new, exit: 2),
+        Row(before: .pass, now: .unsupported, state: nil, exit: 0),
+        Row(before: .finding, now: .unsupported, state: nil, exit: 0),
+    ]
+
+    static let rule = Rule("demo.rule", "The demo check holds.", level: .should, quote: "it SHOULD hold",
+                           source: "RFC 0000 §1", bugClass: .binding)
+
+    static func report(_ status: CaseResult.Status?, id: String = "demo.rule.case") -> RunReport {
+        var results: [CaseResult] = [CaseResult(caseId: "demo.valid", rule: nil, importance: .high, status: .pass, step: nil,
+                                                expected: nil, actual: nil, message: nil)]
+        if let status {
+            var result = CaseResult(caseId: id, rule: "demo.rule", importance: .high, status: status, step: 0,
+                                    expected: status == .finding ? .reject : nil,
+                                    actual: status == .finding ? Verdict(.accept) : nil,
+                                    message: status == .error ? "the adapter crashed" : status == .hang ? "no answer within 1 s" : nil)
+            result.description = "A demo case."
+            result.reproduce = ["attest-harness forge --case \(id) --seed 1 --out x"]
+            results.append(result)
+        }
+        var report = RunReport(verifier: "exec:demo", profile: "demo", seed: 1, results: results, catalogue: "0.3.0+000000000000")
+        report.rules = [rule]
+        report.startedAt = Date(timeIntervalSince1970: 1_780_000_000)
+        report.durationSeconds = 1.5
+        report.host = "ci-runner"
+        return report
+    }
+
+    @Test(arguments: matrix) func baselineMatrix(_ row: Row) throws {
+        let report = Self.report(row.now).compared(with: Self.report(row.before))
+        let result = try #require(report.results.last)
+        #expect(result.baseline == row.state)
+        #expect(report.exitCode == row.exit)
+        let summary = try #require(report.baseline)
+        #expect(summary.new == (row.state == .new ? [result.caseId] : []))
+        #expect(summary.known == (row.state == .known ? [result.caseId] : []))
+        #expect(summary.fixed == (row.state == .fixed ? [result.caseId] : []))
+
+        // The console says what the exit status says.
+        let console = try ReportFormat.console.render(report)
+        #expect(console.contains("against the baseline: \(summary.new.count) new, \(summary.known.count) known, \(summary.fixed.count) fixed"))
+        #expect(console.contains(row.exit == 0 ? "PASS:" : row.exit == 1 ? "FAIL:" : "ERROR:"), "\(console)")
+        if row.state == .fixed { #expect(console.contains("Fixed since the baseline (1):")) }
+
+        // JUnit counts only what fails the gate; known is skipped with the reason; fixed is said.
+        let junit = try ReportFormat.junit.render(report)
+        let suite = try #require(junit.split(separator: "\n").first { $0.contains(#"<testsuite name="demo.rule""#) })
+        #expect(suite.contains(#"failures="\#(row.exit == 1 ? 1 : 0)""#), "\(suite)")
+        #expect(suite.contains(#"errors="\#(row.exit == 2 ? 1 : 0)""#), "\(suite)")
+        let skipped = (row.state == .known || row.now == .unsupported) ? 1 : 0
+        #expect(suite.contains(#"skipped="\#(skipped)""#), "\(suite)")
+        #expect(junit.contains("known in the baseline: ") == (row.state == .known))
+        #expect(junit.contains("fixed since the baseline: demo.rule.case") == (row.state == .fixed))
+
+        // SARIF: findings are results with their baseline state; harness errors make the run unsuccessful.
+        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.sarif.render(report).utf8)) as? [String: Any])
+        let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let states = results.compactMap { $0["baselineState"] as? String }
+        switch (row.now, row.state) {
+        case (.finding, .new), (.hang, .new): #expect(states == ["new"])
+        case (.finding, .known): #expect(states == ["unchanged"])
+        case (.pass, .fixed): #expect(states == ["absent"])
+        default: #expect(states.isEmpty)
+        }
+        let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["executionSuccessful"] as? Bool == (row.exit != 2))
+        #expect(invocation["exitCode"] as? Int == Int(row.exit))
+    }
+
+    @Test func aBaselineOfAnotherProfileOrCatalogueIsRefused() throws {
+        let baseline = Self.report(.finding)
+        #expect(throws: BaselineMismatch.self) { try baseline.checkBaseline(profile: "other", catalogue: "0.3.0+000000000000") }
+        #expect(throws: BaselineMismatch.self) { try baseline.checkBaseline(profile: "demo", catalogue: "0.3.0+111111111111") }
+        try baseline.checkBaseline(profile: "demo", catalogue: "0.3.0+000000000000")
+        // A document without format or of another format version is no baseline.
+        #expect(throws: BaselineMismatch.self) { try RunReport.decode(Data(#"{"verifier":"x","profile":"demo","seed":1,"results":[]}"#.utf8)) }
+        var json = try ReportFormat.json.render(baseline)
+        json = json.replacingOccurrences(of: #""formatVersion" : 1"#, with: #""formatVersion" : 99"#)
+        #expect(throws: BaselineMismatch.formatVersion(found: 99, expected: RunReport.currentFormatVersion)) { try RunReport.decode(Data(json.utf8)) }
+    }
+
+    /// The CLI end to end: a baseline of another profile is exit 2 before any case, unless asked; a mutant against
+    /// a clean baseline fails with its new findings named in every format.
+    @Test func baselineOnTheCommandLine() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clean = directory.appendingPathComponent("clean.json").path
+        let made = try CommandLineTests.run("run", "--verifier", "builtin:reference", "--profile", "apple-app-attest",
+                                            "--format", "json", "--out", clean)
+        #expect(made.status == 0)
+
+        let otherProfile = try CommandLineTests.run("run", "--verifier", "builtin:reference-without:android.attestationChallenge",
+                                                    "--profile", "android-key-attestation", "--baseline", clean)
+        #expect(otherProfile.status == 2)
+        #expect(otherProfile.stderr.contains("the baseline ran under profile apple-app-attest, this run under android-key-attestation"), "\(otherProfile.stderr)")
+        #expect(!otherProfile.stdout.contains("cases:"))
+        let anyway = try CommandLineTests.run("run", "--verifier", "builtin:reference-without:android.attestationChallenge",
+                                              "--profile", "android-key-attestation", "--baseline", clean, "--baseline-any-profile")
+        #expect(anyway.status == 1)
+        #expect(anyway.stdout.contains("against the baseline: "))
+
+        let mutant = directory.appendingPathComponent("mutant.json").path
+        let failed = try CommandLineTests.run("run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest",
+                                              "--baseline", clean, "--format", "json", "--out", mutant)
+        #expect(failed.status == 1)
+        let report = try RunReport.load(from: URL(fileURLWithPath: mutant))
+        #expect(report.baseline?.new.count == 5 && report.baseline?.known == [] && report.baseline?.fixed == [])
+        #expect(report.catalogue?.hasPrefix(HarnessVersion.current + "+") == true)
+        for format in ["console", "markdown", "junit", "sarif", "html"] {
+            let rendered = try CommandLineTests.run("report", mutant, "--format", format)
+            #expect(rendered.status == 0, "\(format): \(rendered.stderr)")
+            for text in ["appattest.nonce.31-bytes", "The nonce OCTET STRING holds the first 31 bytes of the nonce.",
+                         "SHA-256(authData || SHA-256(challenge))", "MUST",
+                         "attest-harness forge --case appattest.nonce.31-bytes --seed 1 --profile apple-app-attest --out appattest.nonce.31-bytes"] {
+                // Markdown escapes the pipe in table cells and list items alike.
+                let shown = format == "markdown" ? text.replacingOccurrences(of: "|", with: "\\|") : text
+                #expect(rendered.stdout.contains(shown), "\(format) lacks \(shown)")
+            }
+        }
+    }
+
+    // MARK: Schemas
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// JSON against docs/report.schema.json, JUnit against Jenkins' and Ant's XSDs, SARIF against the OASIS
+    /// 2.1.0 schema, with the validators from PyPI (scripts/validate-reports); for two profiles, with and without a
+    /// baseline, findings and passes.
+    @Test func reportsValidateAgainstTheirSchemas() throws {
+        let python = try PythonEnvironment.python(venv: Self.root.appendingPathComponent(".build/report-validation-venv"),
+                                                  requirements: Self.root.appendingPathComponent("scripts/report-validation-requirements.txt"))
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var json: [String] = [], junit: [String] = [], sarif: [String] = []
+        let runs: [(String, String, String?)] = [
+            ("apple-app-attest", "builtin:reference", nil),
+            ("apple-app-attest", "builtin:reference-without:appattest.nonce", "apple-app-attest-0.json"),
+            ("webauthn-l3", "builtin:reference-without:webauthn.signCount", nil),
+        ]
+        for (index, (profile, verifier, baseline)) in runs.enumerated() {
+            let out = directory.appendingPathComponent("\(profile)-\(index).json").path
+            var arguments = ["run", "--verifier", verifier, "--profile", profile, "--format", "json", "--out", out, "--progress", "never"]
+            if let baseline { arguments += ["--baseline", directory.appendingPathComponent(baseline).path] }
+            let result = try CommandLineTests.run(arguments)
+            #expect(result.status == (verifier == "builtin:reference" ? 0 : 1), "\(result.stderr)")
+            json.append(out)
+            for format in ["junit", "sarif"] {
+                let file = out + "." + format
+                let rendered = try CommandLineTests.run("report", out, "--format", format, "--out", file)
+                #expect(rendered.status == 0, "\(rendered.stderr)")
+                if format == "junit" { junit.append(file) } else { sarif.append(file) }
+            }
+        }
+        let validation = try CommandLineTests.launch(python, [Self.root.appendingPathComponent("scripts/validate-reports").path,
+                                                              "--json-schema", Self.root.appendingPathComponent("docs/report.schema.json").path,
+                                                              "--json"] + json + ["--junit"] + junit + ["--sarif"] + sarif)
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+        // One line per file and schema: JUnit files against two.
+        let passed = validation.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count
+        #expect(passed == json.count + 2 * junit.count + sarif.count, "\(validation.stdout)")
+
+        // The validators catch what they should: JUnit without hostname fails Ant's schema.
+        let broken = directory.appendingPathComponent("broken.junit.xml")
+        let text = try String(contentsOfFile: junit[0], encoding: .utf8).replacingOccurrences(of: #"hostname=""#, with: #"host=""#)
+        try text.write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try CommandLineTests.launch(python, [Self.root.appendingPathComponent("scripts/validate-reports").path, "--junit", broken.path])
+        #expect(refused.status == 1, "\(refused.stdout)")
+    }
+
+    // MARK: HTTP verifiers
+
+    /// A finding against an HTTP verifier carries the request as a curl line.
+    @Test func httpFindingsCarryTheirRequest() throws {
+        let server = try ServerProcess(CommandLineTests.binary, ["serve", "--profile", "apple-app-attest", "--port", "0", "--without", "appattest.keyId"])
+        defer { server.stop() }
+        let url = server.firstLine
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", url, "--filter", "appattest.keyId.*")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("request: curl -sS -X POST \(url)/v1/cases -H 'Content-Type: application/json' --data-binary @appattest.keyId.spki-hash/request.json"),
+                "\(result.stdout)")
+        // And forge writes that request.json.
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let forged = try CommandLineTests.run("forge", "--case", "appattest.keyId.spki-hash", "--seed", "1", "--profile", "apple-app-attest",
+                                              "--out", directory.path)
+        #expect(forged.status == 0)
+        let request = try Data(contentsOf: directory.appendingPathComponent("request.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: request) as? [String: Any])
+        #expect((object["cases"] as? [[String: Any]])?.first?["id"] as? String == "appattest.keyId.spki-hash")
+    }
+
+    // MARK: Progress
+
+    /// Not a terminal (a CI log): lines at the start, every 10% and at the end, with findings and an ETA; `never`:
+    /// nothing; `always`: the live line, redrawn in place.
+    @Test func progressInALogAndOnATerminal() throws {
+        let arguments = ["run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest"]
+        let auto = try CommandLineTests.run(arguments)
+        let lines = auto.stderr.split(separator: "\n")
+        #expect(lines.first == "attest-harness run: 0/41 cases, 0 findings, 0 s elapsed, ETA --", "\(auto.stderr)")
+        #expect(lines.last?.hasPrefix("attest-harness run: 41/41 cases, 5 findings, ") == true, "\(auto.stderr)")
+        #expect(lines.last?.hasSuffix(", done") == true)
+        #expect(lines.contains { $0.contains(" ETA ") && !$0.contains("ETA --") }, "\(auto.stderr)")
+        #expect((3...13).contains(lines.count), "\(auto.stderr)")
+        #expect(!auto.stderr.contains("\u{1B}"))
+
+        let never = try CommandLineTests.run(arguments + ["--progress", "never"])
+        #expect(never.status == 1 && never.stderr.isEmpty, "\(never.stderr)")
+        let always = try CommandLineTests.run(arguments + ["--progress", "always"])
+        #expect(always.stderr.contains("\r\u{1B}[Kattest-harness run: forging the apple-app-attest catalogue"))
+        #expect(always.stderr.contains("\r\u{1B}[Kattest-harness run: 41/41 cases, 5 findings"))
+        #expect(always.stderr.hasSuffix("\r\u{1B}[K"), "the live line is cleared at the end")
+        let bad = try CommandLineTests.run(arguments + ["--progress", "sometimes"])
+        #expect(bad.status == 2 && bad.stderr.contains("bad --progress"))
+    }
+}
