@@ -26,7 +26,8 @@ public enum BuiltinCatalogue {
         "topOrigins": "", "allowCrossOrigin": "false", "algorithms": "-7,-35,-36,-8,-257,-258,-259,-37,-38,-39", "userVerification": "required",
         "attestation": "direct",
     ]
-    /// The Civiq-style server's lifetimes, account token and statuses (seeds/001).
+    /// The Civiq-style server's lifetimes, account token and statuses
+    /// (docs/protocols/per-request-device-attestation.md §1.2).
     static let perRequestParameters = [
         "accountToken": "harness-account-token", "challengeLifetime": "300", "tokenLifetime": "86400", "tokenFreshness": "300",
         "deviceFailureStatus": "403", "accountFailureStatus": "401",
@@ -85,7 +86,7 @@ extension Profile {
 
     public static let deviceBoundPasskeyImport = Profile(
         name: "device-bound-passkey-import",
-        description: "The native-app passkey import (seeds/000): start, then complete with App Attest on iOS or, on Android, an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked; a signed proof of exactly six members; a single-use 10-minute challenge; five passkeys per user; then WebAuthn assertions by the imported key with optional per-approval App Attest assertions.",
+        description: "The native-app passkey import (docs/protocols/passkey-import.md): start, then complete with App Attest on iOS or, on Android, an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked; a signed proof of exactly six members; a single-use 10-minute challenge; five passkeys per user; then WebAuthn assertions by the imported key with optional per-approval App Attest assertions.",
         families: [AppAttestFamily.name, AndroidFamily.name, PasskeyImportFamily.name],
         rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id) + PasskeyImportFamily.rules.map(\.id)),
         parameters: BuiltinCatalogue.appAttestParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first }.merging(BuiltinCatalogue.importParameters) { first, _ in first })
@@ -99,14 +100,14 @@ extension Profile {
 
     public static let perRequestDeviceAttestation = Profile(
         name: "per-request-device-attestation",
-        description: "Every API request proves a genuine app on genuine hardware (seeds/001): on iOS an App Attest assertion per request over challenge, method, path and query, and body hash, after a one-time attestation; on Android a Play Integrity token (JWE A256KW/A256GCM around an ES256 JWS) exchanged for a 24-hour session token. Device failures answer 403, account-token failures 401.",
+        description: "Every API request proves a genuine app on genuine hardware (docs/protocols/per-request-device-attestation.md): on iOS an App Attest assertion per request over challenge, method, path and query, and body hash, after a one-time attestation; on Android a Play Integrity token (JWE A256KW/A256GCM around an ES256 JWS) exchanged for a 24-hour session token. Device failures answer 403, account-token failures 401.",
         families: [PerRequestFamily.name],
         rules: Set(PerRequestFamily.rules.map(\.id)),
         parameters: BuiltinCatalogue.appAttestParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first }.merging(BuiltinCatalogue.perRequestParameters) { first, _ in first })
 
     public static let stepUpSigning = Profile(
         name: "step-up-signing",
-        description: "Biometric step-up (seeds/003): a registered device key signs a one-time challenge that is random, lives 120 seconds, is used once, and is bound to the account, the key and the action.",
+        description: "Biometric step-up (docs/protocols/step-up-signing.md): a registered device key signs a one-time challenge that is random, lives 120 seconds, is used once, and is bound to the account, the key and the action.",
         families: [StepUpFamily.name],
         rules: Set(StepUpFamily.rules.map(\.id)),
         parameters: ["challengeLifetime": "120", "stepUpMessage": "challenge"])

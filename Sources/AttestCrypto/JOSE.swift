@@ -1,8 +1,8 @@
 import Foundation
 
-/// The compact JOSE serializations a Play Integrity token nests (protocols.md §5): a JWS signed ES256
-/// (RFC 7515 §7.1; RFC 7518 §3.4, signature `r || s`) inside a JWE with `A256KW` key wrapping and `A256GCM`
-/// content encryption (RFC 7516 §7.1; RFC 7518 §4.4, §5.3).
+/// The compact JOSE serializations a Play Integrity token nests (developer.android.com/google/play/integrity/verdicts):
+/// a JWS signed ES256 (RFC 7515 §7.1; RFC 7518 §3.4, signature `r || s`) inside a JWE with `A256KW` key wrapping and
+/// `A256GCM` content encryption (RFC 7516 §7.1; RFC 7518 §4.4, §5.3).
 public enum JOSE {
     /// Why a compact token was refused, naming the part.
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What `serve --association` publishes under `/.well-known/`: the apple-app-site-association and assetlinks.json
-/// of a passkey relying party (seeds/004, Platform Association), correct or broken in one way each, so that
-/// `attest-harness preflight` can be shown to catch every form.
+/// What `serve --association` publishes under `/.well-known/`: the apple-app-site-association and assetlinks.json of a
+/// passkey relying party (Apple, Supporting associated domains; Google, Digital Asset Links), correct or broken in one
+/// way each, so that `attest-harness preflight` can be shown to catch every form.
 public struct AssociationFiles: Sendable {
     public enum Variant: String, Sendable, CaseIterable {
         case valid

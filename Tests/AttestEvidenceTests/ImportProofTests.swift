@@ -2,8 +2,8 @@ import AttestEvidence
 import Foundation
 import Testing
 
-/// The import proof (seeds/000, Step 3): written with the documented members in order, read back member for
-/// member, refused when it is not an object of strings.
+/// The import proof (docs/protocols/passkey-import.md §4): written with the documented members in order, read back
+/// member for member, refused when it is not an object of strings.
 @Suite struct ImportProofTests {
     @Test func writesTheDocumentedMembersInOrderAndReadsThemBack() throws {
         var proof = ImportProof(challenge: "aqX3", challengeId: "40c2e13f", userId: "u-1", credentialId: "xZoU",

@@ -6,7 +6,8 @@ import Testing
 @Suite struct KeyDescriptionTests {
     typealias Field = AuthorizationList.Field
 
-    /// The tags each version introduced (protocols.md §2.3, version summary), cumulatively.
+    /// The tags each version introduced (AOSP KeyMint `Tag.aidl` and source.android.com, Key and ID attestation),
+    /// cumulatively.
     static func hardwareFields(version: Int64) -> [Field] {
         var fields: [Field] = [
             Field(.purpose, .integerSet([KeyMintValues.purposeSign])), Field(.algorithm, .integer(KeyMintValues.algorithmEC)),

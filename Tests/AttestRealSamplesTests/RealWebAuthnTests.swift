@@ -65,7 +65,7 @@ import Testing
 
     /// Vectors the spec's own procedure refuses, with the rule that refuses them.
     static let refused: [String: RuleID] = [
-        // attestationVersion 300 with empty authorization lists: no origin, no purpose (protocols.md §3.9, §6 item 11).
+        // attestationVersion 300 with empty authorization lists: no origin, no purpose (WebAuthn L3 §8.4).
         "w3c-android-key-es256.json": .androidOrigin,
     ]
 

@@ -3,13 +3,13 @@ import AttestEvidence
 
 
 /// Android Key Attestation: the checks Google recommends ("Verifying hardware-backed key pairs with key
-/// attestation") and that android/keyattestation implements (protocols.md §2.11).
+/// attestation") and that android/keyattestation implements (https://github.com/android/keyattestation).
 public enum AndroidRules {
     static let guide = "Android, Verifying hardware-backed key pairs with key attestation"
 
     public static let all: [Rule] = [
         Rule(.androidChainLength, "The chain holds 2 to 8 certificates.", level: .policy, quote: "(none - Google's page and AOSP set no length; AOSP ATTEST_KEY case: 'the returned certificate chain must contain only an attestation certificate signed with the specified key')",
-             source: "protocols.md §2.8, §2.11", bugClass: .parsing),
+             source: "docs/protocols/passkey-import.md §3.3 (profile policy: 2 to 8 certificates); Android, Verifying hardware-backed key pairs with key attestation (https://developer.android.com/privacy-and-security/security-key-attestation) sets no length", bugClass: .parsing),
         Rule(.androidChainOrder, "The chain is leaf first, each certificate issued by the next, root last.",
              level: .must, quote: "Verify ... that each certificate signs the next certificate in the chain. / AOSP: 'ordered such that each certificate is signed by the subsequent one, up to the root which must be self-signed'",
              source: "Google step 3; AOSP KeyCreationResult.aidl", bugClass: .trust),
@@ -58,7 +58,7 @@ public enum AndroidRules {
              bugClass: .binding, references: ["SandeepVashishtha/Eventra #17865"]),
     ]
 
-    static let importPolicy = "seeds/000 (device-bound passkey import, key policy)"
+    static let importPolicy = "docs/protocols/passkey-import.md §3.3 (device-bound passkey import, key policy)"
 
     /// The key policy of a device-bound passkey: an EC P-256 key released by the biometric for every use.
     public static let keyPolicy: [Rule] = [

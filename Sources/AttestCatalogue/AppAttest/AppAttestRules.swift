@@ -3,7 +3,8 @@ import AttestEvidence
 
 
 /// Apple App Attest: the server checks of an attestation (Apple's steps 1-9) and of an assertion (steps 1-6),
-/// numbered as in "Validating apps that connect to your server" (protocols.md §1.6, §1.8).
+/// numbered as in "Validating apps that connect to your server"
+/// (https://developer.apple.com/documentation/devicecheck/validating-apps-that-connect-to-your-server).
 public enum AppAttestRules {
     static let attestationSteps = "Apple, Validating apps that connect to your server, attestation step"
     static let assertionSteps = "Apple, Validating apps that connect to your server, assertion step"

@@ -4,8 +4,8 @@ import AttestEvidence
 import AttestForge
 import Foundation
 
-/// The device-bound passkey import family (seeds/000): the ceremony as ordered requests (start, complete,
-/// assertions by the imported key), valid on both platforms, and one case per mutation, each breaking exactly
+/// The device-bound passkey import family (docs/protocols/passkey-import.md): the ceremony as ordered requests (start,
+/// complete, assertions by the imported key), valid on both platforms, and one case per mutation, each breaking exactly
 /// one rule. Broken start and complete steps carry the API error the documentation gives.
 public enum PasskeyImportFamily: CatalogueFamily {
     public static let name = FamilyName.passkeyImport
@@ -13,7 +13,7 @@ public enum PasskeyImportFamily: CatalogueFamily {
     static let idPrefix = "import"
     public static var rules: [Rule] { PasskeyImportRules.all + WebAuthnRules.all.filter { assertionRules.contains($0.id) } }
 
-    /// The WebAuthn rules the imported key's assertions are held to (seeds/000, Using the imported passkey).
+    /// The WebAuthn rules the imported key's assertions are held to (docs/protocols/passkey-import.md §6.1).
     static let assertionRules: [RuleID] = [
         .webAuthnType, .webAuthnChallenge, .webAuthnOrigin, .webAuthnRpIdHash, .webAuthnUserPresent, .webAuthnUserVerified,
         .webAuthnCredential, .webAuthnAssertionSignature, .webAuthnSignCount,

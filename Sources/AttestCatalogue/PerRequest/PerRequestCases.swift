@@ -4,9 +4,9 @@ import AttestEvidence
 import AttestForge
 import Foundation
 
-/// The per-request device attestation family (seeds/001): the device's requests in order (challenge, attest,
-/// protected requests), valid on iOS and Android, and one case per mutation, each breaking exactly one rule. Every
-/// broken step states the status the API answers (403 device, 401 account).
+/// The per-request device attestation family (docs/protocols/per-request-device-attestation.md): the device's requests
+/// in order (challenge, attest, protected requests), valid on iOS and Android, and one case per mutation, each breaking
+/// exactly one rule. Every broken step states the status the API answers (403 device, 401 account).
 public enum PerRequestFamily: CatalogueFamily {
     public static let name = FamilyName.perRequest
     /// Case ids start `request.`.

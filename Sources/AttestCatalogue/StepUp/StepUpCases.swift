@@ -4,8 +4,8 @@ import AttestEvidence
 import AttestForge
 import Foundation
 
-/// The step-up family (seeds/003): register a device key, then challenge and approve actions; valid in both
-/// message forms, and one case per mutation, each breaking exactly one rule.
+/// The step-up family (docs/protocols/step-up-signing.md): register a device key, then challenge and approve actions;
+/// valid in both message forms, and one case per mutation, each breaking exactly one rule.
 public enum StepUpFamily: CatalogueFamily {
     static let idPrefix = "stepup"
     public static let name = FamilyName.stepUp

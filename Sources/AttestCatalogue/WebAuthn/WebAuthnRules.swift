@@ -2,9 +2,10 @@ import AttestConformance
 import AttestEvidence
 
 
-/// WebAuthn Level 3: the registration (§7.1) and authentication (§7.2) procedures step by step, and the
-/// verification procedures of the formats forged here (§8.2, §8.4, §8.7, §8.8). Step numbers are protocols.md
-/// §3.5-3.6's; anchors are the spec's.
+/// WebAuthn Level 3 (https://www.w3.org/TR/webauthn-3/): the registration (§7.1) and authentication (§7.2)
+/// procedures step by step, and the verification procedures of the formats forged here (§8.2, §8.4, §8.7, §8.8).
+/// Step numbers count the numbered steps of §7.1 and §7.2 as published; where the spec's own cross-references
+/// number them differently, the anchors (#...) decide.
 public enum WebAuthnRules {
     static let registration = "WebAuthn L3 §7.1 (#sctn-registering-a-new-credential) step"
     static let authentication = "WebAuthn L3 §7.2 (#sctn-verifying-assertion) step"
@@ -131,7 +132,7 @@ public enum WebAuthnRules {
              "An authenticator whose latest metadata status is USER_VERIFICATION_BYPASS, USER_KEY_REMOTE_COMPROMISE or USER_KEY_PHYSICAL_COMPROMISE is refused.",
              level: .policy, quote: "USER_VERIFICATION_BYPASS: Indicates that malware is able to bypass the user verification. ... USER_KEY_REMOTE_COMPROMISE: Indicates that the authenticator has identified weaknesses that allow registered keys to be compromised",
              source: "FIDO Metadata Service v3.0 §3.1.4 (descriptions, no keyword for the relying party); FIDO server conformance MDS F-2 refuses them",
-             bugClass: .trust, references: ["known-bugs: MDS statuses (FIDO conformance MDS F-2..F-6)"]),
+             bugClass: .trust, references: ["FIDO server conformance MDS F-2..F-6 (metadata statuses)"]),
         Rule(.webAuthnFidoU2FCertificate, "A fido-u2f x5c holds exactly one certificate, and its key is an EC key on P-256.",
              level: .must, quote: "Check that x5c has exactly one element and let attCert be that element. ... If certificate public key is not an Elliptic Curve (EC) public key over the P-256 curve, terminate this algorithm and return an appropriate error.",
              source: "WebAuthn L3 §8.6 verification procedure (2nd item)", bugClass: .trust),

@@ -1,6 +1,6 @@
 import AttestDER
 
-/// The value of tag 709, inside its OCTET STRING (protocols.md §2.6):
+/// The value of tag 709, inside its OCTET STRING (source.android.com, Key and ID attestation):
 /// `SEQUENCE { packageInfos SET OF SEQUENCE { packageName OCTET STRING, version INTEGER },
 /// signatureDigests SET OF OCTET STRING }`.
 public struct AttestationApplicationId: Hashable, Sendable {

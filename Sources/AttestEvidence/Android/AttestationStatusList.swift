@@ -1,6 +1,6 @@
 import Foundation
 
-/// Google's attestation revocation list (protocols.md §2.10; https://android.googleapis.com/attestation/status):
+/// Google's attestation revocation list (https://android.googleapis.com/attestation/status):
 /// only certificates that are not valid are listed, keyed by their serial number as lowercase hex without
 /// leading zeros. Every certificate of a chain, root included, is looked up.
 public struct AttestationStatusList: Hashable, Sendable, Codable {

@@ -1,6 +1,6 @@
 import AttestDER
 
-/// A KeyMint AuthorizationList (protocols.md §2.3): EXPLICIT-tagged optional fields in ascending tag order.
+/// A KeyMint AuthorizationList (AOSP KeyMint `Tag.aidl`): EXPLICIT-tagged optional fields in ascending tag order.
 /// Fields and SET members are kept in wire order, and tags this parser does not know are kept as they were, so
 /// that re-encoding reproduces what was read and forged lists can carry anything.
 public struct AuthorizationList: Hashable, Sendable {

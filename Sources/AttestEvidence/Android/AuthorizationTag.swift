@@ -1,5 +1,6 @@
-/// The AuthorizationList tags (protocols.md §2.3; AOSP KeyMint `Tag.aidl`): the ASN.1 tag number is the KeyMint tag
-/// id without its type bits, every field is EXPLICIT and OPTIONAL, and the SEQUENCE lists them in ascending order.
+/// The AuthorizationList tags (AOSP KeyMint `Tag.aidl`; source.android.com, Key and ID attestation): the ASN.1 tag
+/// number is the KeyMint tag id without its type bits, every field is EXPLICIT and OPTIONAL, and the SEQUENCE lists
+/// them in ascending order.
 public enum AuthorizationTag: UInt64, CaseIterable, Sendable {
     case purpose = 1, algorithm = 2, keySize = 3, blockMode = 4, digest = 5, padding = 6, callerNonce = 7
     case minMacLength = 8, ecCurve = 10, mlDsaVariant = 11, rsaPublicExponent = 200, mgfDigest = 203
@@ -39,7 +40,8 @@ public enum AuthorizationTag: UInt64, CaseIterable, Sendable {
     }
 }
 
-/// Enumerated values the policies look at (protocols.md §2.4).
+/// Enumerated values the policies look at (AOSP KeyMint AIDL: `Algorithm`, `EcCurve`, `KeyPurpose`, `KeyOrigin`,
+/// `HardwareAuthenticatorType`).
 public enum KeyMintValues {
     public static let algorithmRSA: Int64 = 1
     public static let algorithmEC: Int64 = 3

@@ -1,7 +1,7 @@
 import AttestDER
 
-/// The Android key attestation extension 1.3.6.1.4.1.11129.2.1.17 (protocols.md §2.2), for attestation
-/// versions 1, 2, 3, 4, 100, 200, 300, 400 and later: one encoding, renamed fields.
+/// The Android key attestation extension 1.3.6.1.4.1.11129.2.1.17 (source.android.com, Key and ID attestation), for
+/// attestation versions 1, 2, 3, 4, 100, 200, 300, 400 and later: one encoding, renamed fields.
 ///
 ///     KeyDescription ::= SEQUENCE {
 ///         attestationVersion INTEGER, attestationSecurityLevel SecurityLevel,

@@ -2,7 +2,7 @@ import AttestDER
 
 /// `RootOfTrust ::= SEQUENCE { verifiedBootKey OCTET STRING, deviceLocked BOOLEAN,
 /// verifiedBootState VerifiedBootState, verifiedBootHash OCTET STRING }`; the hash arrived with version 3, so
-/// three or four fields (protocols.md §2.5).
+/// three or four fields (source.android.com, Key and ID attestation).
 public struct RootOfTrust: Hashable, Sendable {
     /// VerifiedBootState ::= ENUMERATED { Verified(0), SelfSigned(1), Unverified(2), Failed(3) }
     public static let verified: Int64 = 0

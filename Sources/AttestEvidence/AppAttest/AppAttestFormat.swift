@@ -1,6 +1,7 @@
 import AttestDER
 
-/// Constants of Apple App Attest (protocols.md §1; Apple, "Validating apps that connect to your server").
+/// Constants of Apple App Attest (Apple, "Validating apps that connect to your server" and "Attestation Object
+/// Validation Guide").
 public enum AppAttestFormat {
     /// `fmt` of an attestation object.
     public static let format = "apple-appattest"

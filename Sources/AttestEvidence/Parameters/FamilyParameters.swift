@@ -97,9 +97,9 @@ public struct WebAuthnParameters: Hashable, Sendable {
     }
 }
 
-/// The per-request API (seeds/001): `accountToken`, lifetimes in seconds (`challengeLifetime`, `tokenLifetime`,
-/// `tokenFreshness`), the statuses of device and account failures, and in a case the Play Integrity keys
-/// (`integrityDecryptionKey`, base64 AES-256; `integrityVerificationKey`, PEM).
+/// The per-request API (docs/protocols/per-request-device-attestation.md §1.2): `accountToken`, lifetimes in seconds
+/// (`challengeLifetime`, `tokenLifetime`, `tokenFreshness`), the statuses of device and account failures, and in a case
+/// the Play Integrity keys (`integrityDecryptionKey`, base64 AES-256; `integrityVerificationKey`, PEM).
 public struct PerRequestParameters: Sendable {
     public var accountToken: String
     public var challengeLifetime: TimeInterval
@@ -130,7 +130,8 @@ public struct PerRequestParameters: Sendable {
     }
 }
 
-/// Step-up signing (seeds/003): `challengeLifetime` in seconds and `stepUpMessage` (`challenge` or `action-bound`).
+/// Step-up signing (docs/protocols/step-up-signing.md §3): `challengeLifetime` in seconds and `stepUpMessage`
+/// (`challenge` or `action-bound`).
 public struct StepUpParameters: Hashable, Sendable {
     public var challengeLifetime: TimeInterval
     public var message: StepUpMessage

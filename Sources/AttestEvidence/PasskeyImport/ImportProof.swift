@@ -1,6 +1,6 @@
 import Foundation
 
-/// The proof of possession of a device-bound passkey import (seeds/000, "Step 3 - Sign the proof"): a JSON
+/// The proof of possession of a device-bound passkey import (docs/protocols/passkey-import.md §4): a JSON
 /// object with exactly the members type, challenge, challengeId, userId (businessId on business routes),
 /// credentialId and publicKeySha256, all strings, signed as bytes (DER ECDSA-SHA256) by the new key.
 public struct ImportProof: Hashable, Sendable {
@@ -66,7 +66,7 @@ public struct ImportProof: Hashable, Sendable {
     }
 }
 
-/// Constants of the device-bound passkey import API (seeds/000).
+/// Constants of the device-bound passkey import API (docs/protocols/passkey-import.md).
 public enum PasskeyImportFormat {
     /// The challenge lives 10 minutes and is single use.
     public static let challengeLifetime: TimeInterval = 600

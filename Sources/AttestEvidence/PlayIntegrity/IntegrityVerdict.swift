@@ -1,8 +1,8 @@
 import Foundation
 
-/// The payload of a Play Integrity token (protocols.md §5): requestDetails, appIntegrity, deviceIntegrity and
-/// accountDetails. Numbers travel as JSON strings; every member is optional on reading, so that a missing one
-/// fails the check that needs it rather than the parse.
+/// The payload of a Play Integrity token (developer.android.com/google/play/integrity/verdicts): requestDetails,
+/// appIntegrity, deviceIntegrity and accountDetails. Numbers travel as JSON strings; every member is optional on
+/// reading, so that a missing one fails the check that needs it rather than the parse.
 public struct IntegrityVerdict: Hashable, Sendable {
     public var requestPackageName: String?
     /// The classic-request nonce: unpadded base64url of the server's challenge.

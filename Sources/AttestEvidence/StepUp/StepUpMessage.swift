@@ -1,8 +1,8 @@
 import AttestCrypto
 
-/// What a step-up key signs (seeds/003).
+/// What a step-up key signs (docs/protocols/step-up-signing.md §3.2).
 public enum StepUpMessage: String, Hashable, Sendable {
-    /// The challenge bytes themselves (`SecKeyCreateSignature` over the challenge, seeds/003).
+    /// The challenge bytes themselves (`SecKeyCreateSignature` over the challenge).
     case challenge
     /// The harness's action-bound form: UTF-8 of `base64url(challenge) \n account \n keyId \n action`, so the
     /// signature itself commits to what the user approved.

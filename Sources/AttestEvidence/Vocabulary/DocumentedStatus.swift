@@ -3,8 +3,9 @@ import AttestConformance
 /// The answers documented APIs give when a rule fails: what a verifier's `Verdict.status` must say, and what the
 /// catalogue puts in `Step.expectedStatus`.
 public enum DocumentedStatus {
-    /// The API error a complete request gets for a violation of `rule` (seeds/000, Errors): 100011 challenge,
-    /// 100004 cap, 999995 validation, 999998 duplicate credential id, otherwise 100012 with the failing step.
+    /// The API error a complete request gets for a violation of `rule` (docs/protocols/passkey-import.md §7): 100011
+    /// challenge, 100004 cap, 999995 validation, 999998 duplicate credential id, otherwise 100012 with the failing
+    /// step.
     public static func importAPIError(for rule: RuleID) -> String {
         switch rule {
         case .importChallengeKnown, .importChallengeLifetime, .importChallengeConsumedOnFailure: return "100011"
@@ -25,7 +26,8 @@ public enum DocumentedStatus {
         }
     }
 
-    /// Device failures answer 403, account-token failures 401 (seeds/001), whatever the rule.
+    /// Device failures answer 403, account-token failures 401 (docs/protocols/per-request-device-attestation.md §5),
+    /// whatever the rule.
     public static func perRequestStatus(for rule: RuleID, api: PerRequestParameters) -> String {
         rule == .requestAccountToken ? api.accountFailureStatus : api.deviceFailureStatus
     }

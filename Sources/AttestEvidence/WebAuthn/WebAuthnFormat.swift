@@ -1,6 +1,6 @@
 import AttestDER
 
-/// Constants of WebAuthn Level 3 attestation (protocols.md §3).
+/// Constants of WebAuthn Level 3 attestation (https://www.w3.org/TR/webauthn-3/).
 public enum WebAuthnFormat {
     /// `fmt` values (§8): the ones forged and verified here.
     public static let none = "none"

@@ -3,8 +3,8 @@ import AttestDER
 import AttestEvidence
 import Foundation
 
-/// An Android key attestation certificate chain (protocols.md §2.1, §2.8), leaf first, root last, as fields a
-/// mutation can change before `render()`.
+/// An Android key attestation certificate chain (developer.android.com/privacy-and-security/security-key-attestation),
+/// leaf first, root last, as fields a mutation can change before `render()`.
 public struct AndroidAttestationBlueprint: Sendable {
     /// Where the attestation key comes from.
     public enum Shape: Hashable, Sendable, CaseIterable {
@@ -61,8 +61,8 @@ public struct AndroidAttestationBlueprint: Sendable {
         return [leaf] + authorities.map(\.certificate)
     }
 
-    /// A KeyDescription as a KeyMint 4 (attestation version 400) TEE writes it for an EC P-256 signing key,
-    /// tags placed in softwareEnforced and hardwareEnforced as real devices place them (protocols.md §2.6).
+    /// A KeyDescription as a KeyMint 4 (attestation version 400) TEE writes it for an EC P-256 signing key, tags placed
+    /// in softwareEnforced and hardwareEnforced as real devices place them (Tests/AttestRealSamplesTests/real-samples).
     public static func typicalKeyDescription(challenge: [UInt8], packageName: String, signingCertificateDigest: [UInt8],
                                              securityLevel: Int64 = KeyDescription.trustedEnvironment,
                                              creationTime: Date) -> KeyDescription {

@@ -3,9 +3,10 @@ import AttestCrypto
 import AttestDER
 import Foundation
 
-/// Google-style test roots and intermediates for Android key attestation (protocols.md §2.8), every subject marked
-/// TEST, derived from a seed: an RSA-4096 root in the legacy `serialNumber=` style, an EC P-384 root in the style
-/// of "Key Attestation CA1", and a software-attestation root that is not a hardware trust anchor.
+/// Google-style test roots and intermediates for Android key attestation
+/// (developer.android.com/privacy-and-security/security-key-attestation), every subject marked TEST, derived from a
+/// seed: an RSA-4096 root in the legacy `serialNumber=` style, an EC P-384 root in the style of "Key Attestation CA1",
+/// and a software-attestation root that is not a hardware trust anchor.
 public struct AndroidPKI: Sendable {
     public typealias Authority = CertificateAuthority
 

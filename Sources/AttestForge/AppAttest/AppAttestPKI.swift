@@ -3,9 +3,9 @@ import AttestDER
 import AttestEvidence
 import Foundation
 
-/// A test App Attestation root (P-384) and intermediate that mirror Apple's certificate profile (protocols.md §1.3)
-/// with TEST in their subjects, derived from a seed. `attacker` gives a second PKI with the same names and other
-/// keys, for chains that only look right.
+/// A test App Attestation root (P-384) and intermediate that mirror the profile of Apple's App Attestation CAs
+/// (https://www.apple.com/certificateauthority/private/) with TEST in their subjects, derived from a seed. `attacker`
+/// gives a second PKI with the same names and other keys, for chains that only look right.
 public struct AppAttestPKI: Sendable {
     public static let rootName = X509Name([
         .commonName("TEST App Attestation Root CA"), .organization("attest-harness TEST"), .stateOrProvince("California"),

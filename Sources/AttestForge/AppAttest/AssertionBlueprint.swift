@@ -2,7 +2,7 @@ import AttestCBOR
 import AttestCrypto
 import AttestEvidence
 
-/// An App Attest assertion (protocols.md §1.8): CBOR `{signature, authenticatorData}` where the signature is
+/// An App Attest assertion (Apple, assertion steps 1-6): CBOR `{signature, authenticatorData}` where the signature is
 /// ES256 over `nonce = SHA-256(authenticatorData || SHA-256(clientData))`.
 public struct AssertionBlueprint: Sendable {
     /// What the signature covers.

@@ -5,7 +5,7 @@ import AttestEvidence
 import Foundation
 
 /// Everything that goes into an App Attest attestation, as fields a mutation can change before `render()`
-/// computes what depends on them (protocols.md §1.1-1.4): authenticator data, then the nonce
+/// computes what depends on them (Apple, attestation steps 1-9): authenticator data, then the nonce
 /// `SHA-256(authData || clientDataHash)`, then the credential certificate carrying it, then the CBOR object.
 public struct AttestationBlueprint: Sendable {
     /// How the x5c array is laid out.

@@ -3,8 +3,8 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// One device-bound passkey import (seeds/000): `start` issues a challenge, then `complete` sends the platform
-/// attestation of that challenge, the new key and its signed proof, as fields a mutation can change.
+/// One device-bound passkey import (docs/protocols/passkey-import.md): `start` issues a challenge, then `complete`
+/// sends the platform attestation of that challenge, the new key and its signed proof, as fields a mutation can change.
 public struct ImportBlueprint: Sendable {
     public enum Platform: String, Sendable {
         case ios = "IOS"

@@ -2,7 +2,7 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// An assertion by an imported passkey (seeds/000, "Using the imported passkey"), with the optional per-approval
+/// An assertion by an imported passkey (docs/protocols/passkey-import.md §6), with the optional per-approval
 /// App Attest assertion over the same clientDataJSON.
 public struct PasskeyAssertion: Sendable {
     public var webAuthn: WebAuthnAssertionBlueprint

@@ -2,8 +2,8 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// A protected API request (seeds/001): the request itself, the account token, and the device proof in
-/// headers: on iOS an App Attest assertion over the four-line client data
+/// A protected API request (docs/protocols/per-request-device-attestation.md §3, §4.3): the request itself, the account
+/// token, and the device proof in headers: on iOS an App Attest assertion over the four-line client data
 /// `challenge \n METHOD \n path?query \n hex SHA-256(body)`, on Android the session token from /device/attest.
 public struct DeviceRequestBlueprint: Sendable {
     public enum Proof: Sendable {
@@ -41,7 +41,7 @@ public struct DeviceRequestBlueprint: Sendable {
         self.time = time
     }
 
-    /// The client data of seeds/001 for a request.
+    /// The client data of docs/protocols/per-request-device-attestation.md §3.2 for a request.
     public static func clientData(challenge: [UInt8], _ signed: SignedRequest) -> [UInt8] {
         let bodyHash = signed.bodyHashLine ?? hex(sha256(signed.body))
         return Array([Base64URL.encode(challenge), signed.method.uppercased(), signed.target, bodyHash].joined(separator: "\n").utf8)

@@ -2,8 +2,8 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// The test keys a Play Integrity verifier is configured with (there is no public root, protocols.md §5): the
-/// app's AES-256 decryption key and Google's EC P-256 verification key, both derived from a seed.
+/// The test keys a Play Integrity verifier is configured with (there is no public root: Google issues each app its
+/// own): the app's AES-256 decryption key and Google's EC P-256 verification key, both derived from a seed.
 public struct PlayIntegrityKeys: Sendable {
     public let decryptionKey: [UInt8]
     public let verificationKey: PrivateKey
@@ -14,8 +14,8 @@ public struct PlayIntegrityKeys: Sendable {
     }
 }
 
-/// A Play Integrity token (protocols.md §5): the verdict JSON signed as an ES256 JWS, encrypted as an
-/// A256KW/A256GCM JWE, as fields a mutation can change.
+/// A Play Integrity token (developer.android.com/google/play/integrity/verdicts): the verdict JSON signed as an ES256
+/// JWS, encrypted as an A256KW/A256GCM JWE, as fields a mutation can change.
 public struct IntegrityTokenBlueprint: Sendable {
     public var verdict: IntegrityVerdict
     public var signingKey: PrivateKey

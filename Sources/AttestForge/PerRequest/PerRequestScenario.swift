@@ -2,8 +2,8 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// A device's requests in order (seeds/001): challenges, the one-time attest ceremony, then protected requests.
-/// `brokenStep` marks the request a mutation targets.
+/// A device's requests in order (docs/protocols/per-request-device-attestation.md): challenges, the one-time attest
+/// ceremony, then protected requests. `brokenStep` marks the request a mutation targets.
 public struct PerRequestScenario: Sendable {
     public enum Request: Sendable {
         /// GET /device/challenge, answered with these 32 bytes (sent as unpadded base64url).

@@ -2,8 +2,8 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// Biometric step-up signing (seeds/003): a device key registered once, then per action a one-time challenge
-/// bound to the account, the key and the action, signed by the key behind the biometric prompt.
+/// Biometric step-up signing (docs/protocols/step-up-signing.md): a device key registered once, then per action a
+/// one-time challenge bound to the account, the key and the action, signed by the key behind the biometric prompt.
 public struct StepUpScenario: Sendable {
     /// A challenge the server issues for one action.
     public struct Challenge: Sendable {

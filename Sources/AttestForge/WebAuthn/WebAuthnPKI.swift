@@ -5,7 +5,7 @@ import Foundation
 
 /// Test CAs for WebAuthn attestation, derived from a seed, every subject marked TEST: a FIDO-style attestation
 /// root that issues `packed` attestation certificates, and an Apple-style WebAuthn root (P-384) with its
-/// intermediate for `apple` anonymous attestation (protocols.md §3.10). `android-key` uses `AndroidPKI`.
+/// intermediate for `apple` anonymous attestation (WebAuthn L3 §8.8). `android-key` uses `AndroidPKI`.
 public struct WebAuthnPKI: Sendable {
     public let attestationRoot: CertificateAuthority
     /// The key of the authenticator model's attestation certificate (one per model, shared by its devices).

@@ -4,7 +4,8 @@ import AttestDER
 import AttestEvidence
 import Foundation
 
-/// Android key attestation checks (protocols.md §2.11), each under its rule id.
+/// Android key attestation checks (developer.android.com/privacy-and-security/security-key-attestation), each under its
+/// rule id.
 enum AndroidAttestationVerification {
     static func verify(_ step: VerifierStep, policy: Policy) throws {
         let submittedKey = try step.input(.publicKey)

@@ -3,7 +3,7 @@ import AttestConformance
 import AttestCrypto
 import AttestEvidence
 
-/// Apple's assertion checks (steps 1-6, protocols.md §1.8), each under its rule id.
+/// Apple's assertion checks (steps 1-6 of "Validating apps that connect to your server"), each under its rule id.
 enum AssertionVerification {
     static func verify(_ step: VerifierStep, policy: Policy, state: inout AppAttestState) throws {
         let keyId = try step.input(.keyId)

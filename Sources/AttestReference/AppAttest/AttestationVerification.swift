@@ -4,7 +4,7 @@ import AttestCrypto
 import AttestDER
 import AttestEvidence
 
-/// Apple's attestation checks (steps 1-9, protocols.md §1.6), each under its rule id.
+/// Apple's attestation checks (steps 1-9 of "Validating apps that connect to your server"), each under its rule id.
 enum AttestationVerification {
     static func verify(_ step: VerifierStep, policy: Policy, state: inout AppAttestState) throws {
         let keyId = try step.input(.keyId)

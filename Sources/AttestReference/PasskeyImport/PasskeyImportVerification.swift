@@ -3,8 +3,8 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// The import API's start and complete (seeds/000), each check under its rule, each refusal with the API error
-/// the documentation gives as its status (`DocumentedStatus.importAPIError`).
+/// The import API's start and complete (docs/protocols/passkey-import.md §2, §5), each check under its rule, each
+/// refusal with the API error the documentation gives as its status (`DocumentedStatus.importAPIError`).
 enum PasskeyImportVerification {
     static func start(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
         try withAPIError {

@@ -3,8 +3,9 @@ import AttestCrypto
 import AttestEvidence
 import Foundation
 
-/// The per-request attestation server of seeds/001: /device/challenge, /device/attest and protected requests,
-/// each check under its rule, each refusal with the status the API documents (403 device, 401 account).
+/// The per-request attestation server of docs/protocols/per-request-device-attestation.md: /device/challenge,
+/// /device/attest and protected requests, each check under its rule, each refusal with the status the API documents
+/// (403 device, 401 account).
 enum PerRequestVerification {
     static func challenge(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
         // A server-wide session (an API emulation) forgets challenges well past their lifetime instead of keeping every
@@ -115,7 +116,8 @@ enum PerRequestVerification {
         return .requestBody
     }
 
-    /// Play Integrity (protocols.md §5): decrypt, verify, then requestDetails, appIntegrity, deviceIntegrity.
+    /// Play Integrity (developer.android.com/google/play/integrity/verdicts): decrypt, verify, then requestDetails,
+    /// appIntegrity, deviceIntegrity.
     static func verifyIntegrityToken(_ token: String, challenge: [UInt8], policy: Policy) throws {
         let api = try PerRequestParameters(policy.parameters)
         guard let key = api.integrityDecryptionKey, let verificationKey = api.integrityVerificationKey else {

@@ -18,7 +18,7 @@ struct StepUpState {
     var challenges: [String: IssuedChallenge] = [:]
 }
 
-/// The step-up server of seeds/003, each check under its rule.
+/// The step-up server of docs/protocols/step-up-signing.md §3.4, each check under its rule.
 enum StepUpVerification {
     static func text(_ step: VerifierStep, _ key: InputKey) throws -> String { String(decoding: try step.input(key), as: UTF8.self) }
 

@@ -3,7 +3,7 @@ import AttestConformance
 import AttestCrypto
 import AttestEvidence
 
-/// WebAuthn registration (§7.1, protocols.md §3.5), each step under its rule id.
+/// WebAuthn registration (WebAuthn L3 §7.1), each step under its rule id.
 enum RegistrationVerification {
     static func verify(_ step: VerifierStep, policy: Policy, state: inout WebAuthnState) throws {
         let parameters = try WebAuthnParameters(policy.parameters)

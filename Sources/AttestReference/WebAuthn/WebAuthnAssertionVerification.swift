@@ -2,7 +2,7 @@ import AttestConformance
 import AttestCrypto
 import AttestEvidence
 
-/// WebAuthn authentication (§7.2, protocols.md §3.6), each step under its rule id.
+/// WebAuthn authentication (WebAuthn L3 §7.2), each step under its rule id.
 enum WebAuthnAssertionVerification {
     static func verify(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
         let parameters = try WebAuthnParameters(policy.parameters)
@@ -36,8 +36,8 @@ enum WebAuthnAssertionVerification {
             try policy.require(.webAuthnUserHandle, userHandle == record.user, "userHandle is not the credential owner's")
         }
 
-        // A per-approval App Attest assertion (seeds/000) is checked first, against the key the import bound;
-        // credentials without one (Android, ordinary passkeys) ignore it.
+        // A per-approval App Attest assertion (docs/protocols/passkey-import.md §6.2) is checked first, against the key
+        // the import bound; credentials without one (Android, ordinary passkeys) ignore it.
         if let deviceAssertion = step.inputs[.appAttestAssertion], let boundKeyId = record.appAttestKeyId {
             let keyId = step.inputs[.appAttestKeyId] ?? []
             try policy.require(.importDeviceAttestationKey, keyId == boundKeyId,

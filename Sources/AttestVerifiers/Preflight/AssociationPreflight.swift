@@ -2,8 +2,8 @@ import AttestConformance
 import AttestHTTP
 import Foundation
 
-/// The association pre-flight of a passkey relying party (seeds/004, Platform Association and Pre-Flight Checks):
-/// the apple-app-site-association and assetlinks.json the rpId domain must publish before any passkey sheet
+/// The association pre-flight of a passkey relying party (Apple, Supporting associated domains; Google, Digital Asset
+/// Links): the apple-app-site-association and assetlinks.json the rpId domain must publish before any passkey sheet
 /// appears. Each check is one finding when it fails; none follows a redirect (Apple's CDN does not).
 public struct AssociationPreflight: Sendable {
     /// One check and what it found.
