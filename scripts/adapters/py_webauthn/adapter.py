@@ -16,8 +16,10 @@ import webauthn.registration.formats.android_safetynet  # noqa: F401 (its timest
 from webauthn.helpers.cose import COSEAlgorithmIdentifier
 from webauthn.helpers.structs import AttestationFormat
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from exec_adapter import Unsupported, b64url, run  # noqa: E402
+# The exec-contract helper from this checkout's vectors/python (the attest-harness-vectors package), whether or not
+# that package is installed in the venv: the adapters run with only requirements.txt installed.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "vectors", "python"))
+from attest_harness_vectors.exec_adapter import Unsupported, b64url, run  # noqa: E402
 
 
 def parameters(context):

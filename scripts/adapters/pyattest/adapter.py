@@ -15,8 +15,10 @@ from pyattest.attestation import Attestation
 from pyattest.configs.apple import AppleConfig
 from pyhanko_certvalidator import ValidationContext
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from exec_adapter import Unsupported, run  # noqa: E402
+# The exec-contract helper from this checkout's vectors/python (the attest-harness-vectors package), whether or not
+# that package is installed in the venv: the adapters run with only requirements.txt installed.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "vectors", "python"))
+from attest_harness_vectors.exec_adapter import Unsupported, run  # noqa: E402
 
 
 def freeze(context):

@@ -1,0 +1,3 @@
+module github.com/attest-harness/attest-harness/vectors
+
+go 1.16
