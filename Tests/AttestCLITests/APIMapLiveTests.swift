@@ -109,4 +109,23 @@ import AttestVerifiers
         #expect(result.status == 0, "\(result.stdout.suffix(300))")
         #expect(result.stdout.contains("2 cases: 2 passed, 0 findings, 0 errors"))
     }
+
+    /// A finding through an API map carries the case's requests as curl lines, rendered from the map, so that a
+    /// team replays exactly what the harness sent.
+    @Test func findingsThroughAMapCarryTheirRequests() throws {
+        let civiq = Self.apis.appendingPathComponent("civiq.json").path
+        let server = try ServerProcess(CommandLineTests.binary, ["serve", "--profile", "per-request-device-attestation", "--port", "0",
+                                                                 "--api", civiq, "--without", "request.binding.path"])
+        defer { server.stop() }
+        let url = server.firstLine
+        let result = try CommandLineTests.run("run", "--profile", "per-request-device-attestation", "--verifier", url,
+                                              "--api", civiq, "--filter", "request.binding.path.*", "--format", "json")
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try RunReport.decode(Data(result.stdout.utf8))
+        let finding = try #require(report.findings.first)
+        let requests = try #require(finding.requests)
+        #expect(requests.count >= 2, "\(requests)")
+        #expect(requests.allSatisfy { $0.hasPrefix("curl -X ") && $0.contains("'\(url)/") }, "\(requests)")
+        #expect(finding.reproduce?.last?.contains("--api \(civiq)") == true, "\(finding.reproduce ?? [])")
+    }
 }

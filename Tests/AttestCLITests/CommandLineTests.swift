@@ -49,6 +49,13 @@ import Testing
                       stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
+    /// stderr without the progress lines a run prints when stderr is not a terminal (`--progress auto`).
+    static func diagnostics(_ stderr: String) -> [Substring] {
+        stderr.split(separator: "\n").filter { line in
+            !(line.hasPrefix("attest-harness run: ") && line.contains(" cases, ") && line.contains(" elapsed"))
+        }
+    }
+
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("attest-harness-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -66,7 +66,7 @@ import Testing
     @Test func outToAFullDeviceIsOneErrorLineAndTheDeviceStays() throws {
         let result = try CommandLineTests.run(Self.quickRun + ["/dev/full"])
         #expect(result.status == 2)
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(CommandLineTests.diagnostics(result.stderr).count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("/dev/full"))
         #expect(try Self.fileType("/dev/full") == .typeCharacterSpecial)
     }

@@ -27,6 +27,8 @@ final class ProgressReporter: @unchecked Sendable {
     private var lastLine: ContinuousClock.Instant?
     private var lastDecile = -1
     private var ticker: Task<Void, Never>?
+    /// Whether `begin` ran: a run that stops before its cases (a usage error) ends without a progress line.
+    private var begun = false
 
     init(mode: ProgressMode, label: String, stderrIsTerminal: Bool = Output.stderrIsTerminal,
          write: @escaping @Sendable (String) -> Void = { Output.standardError($0) }) {
@@ -52,6 +54,7 @@ final class ProgressReporter: @unchecked Sendable {
         lock.withLock {
             self.total = total
             start = clock.now
+            begun = true
         }
         guard style != .none else { return }
         emit(force: true)
@@ -81,8 +84,8 @@ final class ProgressReporter: @unchecked Sendable {
         case .none: return
         case .live: write("\r\u{1B}[K")
         case .lines:
-            let complete = lock.withLock { lastDecile < 10 }
-            if complete { emit(force: true) }
+            let pending = lock.withLock { begun && lastDecile < 10 }
+            if pending { emit(force: true) }
         }
     }
 
