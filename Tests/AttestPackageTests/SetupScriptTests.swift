@@ -12,7 +12,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let script = repository.appendingPathComponent("scripts").appendingPathComponent("setup")
 
-    static let formulae = ["openssl@3", "libcbor", "libmicrohttpd", "pkg-config", "python@3"]
+    static let formulae = ["openssl@3", "libcbor", "libmicrohttpd", "pkg-config", "python@3", "go"]
     static let openSSL3 = "OpenSSL 3.0.19 1 Jul 2025 (Library: OpenSSL 3.0.19 1 Jul 2025)"
     /// Real tools the script (and bash) may use; none of them is one the scenarios fake or hide.
     static let realTools = ["bash", "sh", "env", "grep", "cat", "sed", "mkdir", "rm", "tr"]
@@ -29,6 +29,8 @@ import Testing
         var hasPython3 = false
         /// A `dpkg-query` that answers "install ok installed" for everything, and an `apt-get`.
         var hasApt = false
+        /// A `chromium` on PATH (the HTML report's browser test): no browser is installed then.
+        var hasBrowser = true
     }
 
     struct Outcome: Sendable {
@@ -57,7 +59,7 @@ import Testing
         #expect(installs.count == 1, "\(outcome.calls)")
         if let install = installs.first {
             let named = Set(install.split(separator: " ").dropFirst(2).map(String.init))
-            var expected: Set<String> = ["openssl@3", "libcbor", "libmicrohttpd", "pkg-config"]
+            var expected: Set<String> = ["openssl@3", "libcbor", "libmicrohttpd", "pkg-config", "go"]
             if !hasPython3 { expected.insert("python@3") }
             #expect(named == expected)
         }
@@ -80,7 +82,7 @@ import Testing
         let outcome = try Self.run(Scenario(hasBrew: false))
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("https://brew.sh"))
-        #expect(outcome.stderr.contains("brew install openssl@3 libcbor libmicrohttpd pkg-config python@3"))
+        #expect(outcome.stderr.contains("brew install openssl@3 libcbor libmicrohttpd pkg-config python@3 go"))
         #expect(outcome.calls.isEmpty, "\(outcome.calls)")
         Self.expectPrefixedDiagnostics(outcome)
     }
@@ -107,11 +109,21 @@ import Testing
     @Test func linuxWithoutAptNamesThePackagesAndInstallsNothing() throws {
         let outcome = try Self.run(Scenario(system: "Linux", hasBrew: false, hasPython3: true))
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("libssl-dev libcbor-dev libmicrohttpd-dev pkg-config python3"))
-        #expect(outcome.stderr.contains("openssl-devel libcbor-devel libmicrohttpd-devel pkgconf-pkg-config python3"))
-        #expect(outcome.stderr.contains("openssl@3 libcbor libmicrohttpd pkg-config python@3"))
+        #expect(outcome.stderr.contains("libssl-dev libcbor-dev libmicrohttpd-dev pkg-config python3 python3-venv golang-go chromium"))
+        #expect(outcome.stderr.contains("openssl-devel libcbor-devel libmicrohttpd-devel pkgconf-pkg-config python3 golang chromium"))
+        #expect(outcome.stderr.contains("openssl@3 libcbor libmicrohttpd pkg-config python@3 go"))
         #expect(outcome.calls.isEmpty, "nothing may be installed or even asked: \(outcome.calls)")
         Self.expectPrefixedDiagnostics(outcome)
+    }
+
+    /// Without a browser on PATH, macOS gets Google Chrome as a cask (a second brew call), Debian the chromium package.
+    @Test func aMissingBrowserIsInstalled() throws {
+        let mac = try Self.run(Scenario(installedFormulae: ["openssl@3", "libcbor", "libmicrohttpd", "pkg-config", "go"],
+                                        hasPython3: true, hasBrowser: false))
+        #expect(mac.status == 0, "\(mac.stderr)")
+        #expect(mac.brewInstalls == ["brew install --cask google-chrome"], "\(mac.calls)")
+        let debian = try Self.run(Scenario(system: "Linux", hasBrew: false, hasPython3: true, hasApt: true, hasBrowser: false))
+        #expect(debian.calls.contains { $0.hasPrefix("dpkg-query") && $0.hasSuffix(" chromium") }, "\(debian.calls)")
     }
 
     @Test func debianWithEverythingInstalledNeverCallsAptGet() throws {
@@ -119,7 +131,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(!outcome.calls.contains(where: { $0.hasPrefix("apt-get") }), "\(outcome.calls)")
         #expect(outcome.sudoCalls.isEmpty)
-        #expect(outcome.calls.filter { $0.hasPrefix("dpkg-query") }.count == 6, "\(outcome.calls)")  // one per apt package
+        #expect(outcome.calls.filter { $0.hasPrefix("dpkg-query") }.count == 7, "\(outcome.calls)")  // one per apt package
         #expect(outcome.stderr.isEmpty)
         #expect(outcome.stdout.isEmpty)
     }
@@ -204,6 +216,9 @@ import Testing
         try fake("openssl", #"echo "\#(scenario.openSSLVersion)""#)
         if scenario.hasPython3 {
             try fake("python3", #"echo "Python 3.12.0""#)
+        }
+        if scenario.hasBrowser {
+            try fake("chromium", #"echo "Chromium 1.0""#)
         }
         if scenario.hasBrew {
             try fake("brew", #"""
