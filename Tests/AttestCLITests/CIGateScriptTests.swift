@@ -1,3 +1,4 @@
+import AttestConformance
 import Foundation
 import Testing
 
@@ -183,6 +184,18 @@ import Testing
                                    "ATTEST_HARNESS_VERIFIER": "builtin:reference-without:appattest.keyId"], in: work)
         #expect(worse.status == 1, "\(worse.stderr)")
         #expect(worse.outputs["exit-code"] == "1")
+
+        // A baseline inside the output directory it is compared in (a reused workspace) is read, not deleted
+        // first; extra arguments on several lines (a YAML block) all count.
+        let reused = try Self.gate(["ATTEST_HARNESS_PROFILE": "apple-app-attest", "ATTEST_HARNESS_FORMATS": "",
+                                    "ATTEST_HARNESS_VERIFIER": "builtin:reference-without:appattest.nonce",
+                                    "ATTEST_HARNESS_OUTPUT_DIRECTORY": "baseline", "ATTEST_HARNESS_BASELINE": "baseline/report.json",
+                                    "ATTEST_HARNESS_EXTRA_ARGS": "--jobs 1\n--timeout 7"], in: work)
+        #expect(reused.status == 0, "\(reused.stderr)")
+        let rerun = try RunReport.load(from: baseline)
+        #expect(rerun.baseline?.known.count == 5)
+        #expect(rerun.results.first { $0.status == .finding }?.reproduce?.last?.contains("--timeout 7") == true,
+                "the second line of extra arguments reached the run")
     }
 
     /// Wrong inputs are exit 2 with a message naming the fault, before anything runs.

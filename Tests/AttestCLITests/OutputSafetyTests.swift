@@ -33,6 +33,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["latest.json", "report.json"])
     }
 
+    /// A new file gets the mode the umask allows (as the shell's `>` would), and `..` after a symlink is taken
+    /// where the symlink points, as the kernel resolves it.
+    @Test func newFilesFollowTheUmaskAndDotDotFollowsTheSymlink() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let private_ = try Self.shell("umask 077; \"$BIN\" \(Self.quickRun.map { "'\($0)'" }.joined(separator: " ")) '\(directory.path)/private.json'")
+        #expect(private_.status == 0, "\(private_.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("private.json").path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let deep = directory.appendingPathComponent("elsewhere/deep")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("sub/link").path, withDestinationPath: deep.path)
+        let result = try CommandLineTests.run(Self.quickRun + [directory.appendingPathComponent("sub/link/../dotdot.json").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("elsewhere/dotdot.json").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("sub/dotdot.json").path))
+    }
+
     @Test func outThroughADanglingSymlinkIsRefused() throws {
         let directory = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,3 +1,4 @@
+import AttestCatalogue
 import AttestConformance
 import Foundation
 import Testing
@@ -245,5 +246,56 @@ import Testing
         #expect(always.stderr.hasSuffix("\r\u{1B}[K"), "the live line is cleared at the end")
         let bad = try CommandLineTests.run(arguments + ["--progress", "sometimes"])
         #expect(bad.status == 2 && bad.stderr.contains("bad --progress"))
+    }
+
+    // MARK: Hostile verifier text
+
+    /// A verifier's reason cannot start a line in a CI log (a GitHub workflow command), move the terminal, break
+    /// JUnit, or run a command from a copied markdown line; megabytes of it are cut.
+    @Test func verifierTextIsShownNotObeyed() throws {
+        var result = CaseResult(caseId: "demo.rule.case", rule: "demo.rule", importance: .high, status: .finding, step: 0,
+                                expected: .reject, actual: Verdict(.accept, reason: "ok\n::error title=spoofed::PASS\u{1B}[2J\r\u{FFFF}\u{202E}"),
+                                message: nil)
+        result.reproduce = ["attest-harness run --verifier 'exec:./adapter `;touch /tmp/pwned;`' --filter demo.rule.case"]
+        var report = RunReport(verifier: "exec:demo", profile: "demo", seed: 1, results: [result])
+        report.rules = [Self.rule]
+        for format in ReportFormat.allCases where format != .json {
+            let text = try format.render(report)
+            #expect(!text.split(separator: "\n", omittingEmptySubsequences: false).contains { $0.hasPrefix("::") }, "\(format)")
+            #expect(!text.contains("\u{1B}[2J") && !text.contains("\r") && !text.contains("\u{FFFF}") && !text.contains("\u{202E}"), "\(format)")
+            #expect(text.contains("\\u{a}::error"), "\(format) shows the line break as an escape")
+        }
+        // Markdown fences the command with more backticks than it holds, so a copy runs what the report says.
+        let markdown = try ReportFormat.markdown.render(report)
+        #expect(markdown.contains("  ```sh\n  attest-harness run --verifier 'exec:./adapter `;touch /tmp/pwned;`' --filter demo.rule.case\n  ```"),
+                "\(markdown)")
+        // JSON keeps the raw text, cut at the limit.
+        let long = RunReport(verifier: "v", profile: "p", seed: 1, results: [
+            CaseResult(caseId: "c", rule: nil, importance: .high, status: .finding, step: 0, expected: .accept,
+                       actual: Verdict(.reject, reason: String(repeating: "x", count: 100_000)), message: nil),
+        ]).boundingVerifierText(to: RunReport.verifierTextLimit)
+        #expect(long.results[0].actual?.reason?.count == RunReport.verifierTextLimit + "…[cut]".count)
+    }
+
+    /// A run that judged nothing is exit 2 even when the baseline had the same breakage.
+    @Test func aRunThatJudgedNothingIsAnErrorWhateverTheBaseline() {
+        let broken = Self.report(.error)
+        var onlyErrors = broken
+        onlyErrors.results = broken.results.map { result in
+            CaseResult(caseId: result.caseId, rule: result.rule, importance: result.importance, status: .error, step: nil,
+                       expected: nil, actual: nil, message: "the adapter crashed")
+        }
+        let compared = onlyErrors.compared(with: onlyErrors)
+        #expect(compared.baseline?.known.count == 2 && compared.exitCode == 2)
+    }
+
+    /// A profile file with other parameters (another app) is another catalogue: its baselines do not compare.
+    @Test func theCatalogueFingerprintCoversTheProfileParameters() throws {
+        let profile = Profile.appleAppAttest
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        var other = profile
+        other.parameters["appId"] = "ZZZZZZZZZZ.example.other"
+        #expect(BuiltinCatalogue.version(of: cases, under: profile) != BuiltinCatalogue.version(of: cases, under: other))
+        #expect(BuiltinCatalogue.version(of: cases, under: profile) == BuiltinCatalogue.version(of: cases, under: profile))
     }
 }

@@ -62,6 +62,18 @@ import Testing
         #expect(report.results[0].message == "token [redacted] refused")
     }
 
+    /// A server that echoes the secret JSON-escaped, percent-encoded or in another case leaks nothing either.
+    @Test func encodedEchoesAreRedacted() {
+        let secret = "Bearer abC/d+efGH12/xyz=="
+        for echo in [#"abC\/d+efGH12\/xyz=="#, "ABC/D+EFGH12/XYZ==", "abC%2Fd%2BefGH12%2Fxyz%3D%3D"] {
+            let leaky = CaseResult(caseId: "c", rule: nil, importance: .high, status: .finding, step: 0, expected: .accept,
+                                   actual: Verdict(.reject, reason: "HTTP 500: {\"token\":\"\(echo)\"}"), message: nil)
+            let reason = RunReport(verifier: "v", profile: "p", seed: 1, results: [leaky])
+                .redacting(RunReport.authorizationSecrets(secret)).results[0].actual?.reason ?? ""
+            #expect(!reason.lowercased().contains("efgh12"), "\(echo): \(reason)")
+        }
+    }
+
     /// Whitespace around or inside the configured value, and an excerpt cut inside the secret, leak nothing.
     @Test func variantsOfTheSecretAreRedactedToo() {
         let leaky = CaseResult(caseId: "import.valid.ios", rule: nil, importance: .critical, status: .finding, step: 0,

@@ -66,9 +66,10 @@ public struct CaseResult: Hashable, Sendable, Codable {
         self.message = message
     }
 
-    /// What came back, in words: `accept`, `reject 403 (nonce mismatch)`, or `nothing`.
+    /// What came back, in words: `accept`, `reject 403 (nonce mismatch)`, or `nothing` (control characters from
+    /// the verifier made visible).
     public var actualText: String {
-        actual.map { "\($0.outcome.rawValue)\($0.status.map { " \($0)" } ?? "")\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing"
+        DisplayText.safe(actual.map { "\($0.outcome.rawValue)\($0.status.map { " \($0)" } ?? "")\($0.reason.map { " (\($0))" } ?? "")" } ?? "nothing")
     }
 
     /// What was expected, in words: `reject`, `reject (100012 NONCE)`.
@@ -76,15 +77,18 @@ public struct CaseResult: Hashable, Sendable, Codable {
         (expected?.rawValue ?? "?") + (expectedStatus.map { " (\($0))" } ?? "")
     }
 
-    /// One line: what was expected, what came back, which rule.
+    /// One line: what was expected, what came back, which rule (never more than one line, whatever the verifier
+    /// said).
     public var summary: String {
         let ruleText = rule?.rawValue ?? "valid"
+        let text: String
         switch status {
-        case .pass: return "\(caseId): pass"
-        case .finding: return "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(actualText)"
-        case .hang: return "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
-        case .error: return "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
-        case .unsupported: return "\(caseId) [\(ruleText)]: unsupported: \(message ?? "")"
+        case .pass: text = "\(caseId): pass"
+        case .finding: text = "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(actualText)"
+        case .hang: text = "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
+        case .error: text = "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
+        case .unsupported: text = "\(caseId) [\(ruleText)]: unsupported: \(message ?? "")"
         }
+        return DisplayText.safe(text)
     }
 }

@@ -49,11 +49,13 @@ public struct RunReport: Hashable, Sendable, Codable {
     /// Failing results the gate counts: all of them, or against a baseline only the new ones.
     public var gating: [CaseResult] { results.filter { $0.status.isFailure && $0.baseline != .known } }
 
-    /// 2 when a harness error counts (a new one, against a baseline), else 1 when a finding counts, else 0. Known
-    /// findings and errors of a baseline are reported but do not fail the gate.
+    /// 2 when a harness error counts (a new one, against a baseline) or when no case was judged at all (every
+    /// result a harness error or unsupported: a baseline of the same breakage must not turn it into a pass), else 1
+    /// when a finding counts, else 0. Known findings and errors of a baseline are reported but do not fail the gate.
     public var exitCode: Int32 {
         let gating = gating
         if gating.contains(where: { $0.status == .error }) { return 2 }
+        if !errors.isEmpty, results.allSatisfy({ $0.status == .error || $0.status == .unsupported }) { return 2 }
         return gating.isEmpty ? 0 : 1
     }
 }

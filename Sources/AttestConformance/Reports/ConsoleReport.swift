@@ -7,12 +7,12 @@ struct ConsoleReport {
     private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     var text: String {
-        var lines = ["attest-harness \(report.harnessVersion ?? ""): \(report.verifier) under profile \(report.profile) (seed \(report.seed), catalogue \(report.catalogue ?? "unrecorded"))", ""]
+        var lines = [DisplayText.safe("attest-harness \(report.harnessVersion ?? ""): \(report.verifier) under profile \(report.profile) (seed \(report.seed), catalogue \(report.catalogue ?? "unrecorded"))"), ""]
         for group in RuleGroup.groups(report) {
             let gating = group.findings.contains { $0.baseline != .known }
             let mark = group.findings.isEmpty ? paint("PASS", "32") : gating ? paint("FAIL", "31") : paint("KNOWN", "33")
             let count = "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
-            lines.append("\(mark) \(group.label) (\(count))")
+            lines.append("\(mark) \(DisplayText.safe(group.label)) (\(count))")
             for result in group.findings + group.unsupported {
                 let tag = result.baseline.map { "[\($0.rawValue)] " } ?? ""
                 lines.append("       " + tag + result.summary)
@@ -22,7 +22,7 @@ struct ConsoleReport {
             }
         }
         if let baseline = report.baseline, !baseline.fixed.isEmpty {
-            lines += ["", "Fixed since the baseline (\(baseline.fixed.count)):"] + baseline.fixed.map { "       " + $0 }
+            lines += ["", "Fixed since the baseline (\(baseline.fixed.count)):"] + baseline.fixed.map { "       " + DisplayText.safe($0) }
         }
         lines.append("")
         let byLevel = report.findingsByLevel

@@ -125,11 +125,11 @@ struct HTMLReport {
         }.joined() + "</ul>"
     }
 
-    /// HTML-escaped text, for element content and double-quoted attributes alike.
+    /// HTML-escaped text (control characters made visible first), for element content and double-quoted attributes.
     private func e(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
-        for character in text {
+        for character in DisplayText.safe(text) {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
@@ -194,7 +194,8 @@ struct HTMLReport {
     }
     // The filters survive a reload and travel in a link: report.html#outcome=failing&level=MUST.
     location.hash.replace(/^#/,'').split('&').forEach(function(pair){
-      var kv=pair.split('='),v=decodeURIComponent(kv[1]||'');
+      var kv=pair.split('='),v='';
+      try{v=decodeURIComponent(kv[1]||'');}catch(err){return;}
       var el={family:family,level:level,outcome:outcome,rule:rule}[kv[0]];if(el){el.value=v;}
     });
     [family,level,outcome].forEach(function(s){s.addEventListener('change',apply);});

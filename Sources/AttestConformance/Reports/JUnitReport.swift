@@ -73,7 +73,7 @@ struct JUnitReport {
     }
 
     /// Seconds with three decimals, no grouping: valid as Ant's `xs:decimal` and Jenkins' time pattern.
-    static func seconds(_ value: Double) -> String { String(format: "%.3f", max(0, value)) }
+    static func seconds(_ value: Double) -> String { String(format: "%.3f", value.isFinite ? min(max(0, value), 1e9) : 0) }
 
     private func escape(_ text: String) -> String {
         var out = ""
@@ -85,8 +85,8 @@ struct JUnitReport {
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
             default:
-                // XML 1.0 forbids most control characters even escaped.
-                if let scalar = character.unicodeScalars.first, scalar.value < 0x20, !"\t\n\r".contains(character) {
+                // XML 1.0 forbids most control characters and the non-characters U+FFFE and U+FFFF, even escaped.
+                if character.unicodeScalars.contains(where: { ($0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0)) || $0.value == 0xfffe || $0.value == 0xffff }) {
                     out += "?"
                 } else {
                     out.append(character)

@@ -6,24 +6,27 @@ struct MarkdownReport {
 
     var text: String {
         let byLevel = report.findingsByLevel
-        var lines = ["# attest-harness: `\(report.verifier)` under `\(report.profile)`", "",
+        var lines = ["# attest-harness: \(code(report.verifier)) under \(code(report.profile))", "",
                      "**\(report.verdictLine)**. " + report.tally + (byLevel.isEmpty ? "" : " (findings by level: \(byLevel))"), "",
-                     "Seed \(report.seed), catalogue `\(report.catalogue ?? "unrecorded")`, attest-harness \(report.harnessVersion ?? "").", "",
+                     "Seed \(report.seed), catalogue \(cell(report.catalogue ?? "unrecorded")), attest-harness \(cell(report.harnessVersion ?? "")).", "",
                      "| rule | level | cases | findings | statement |", "|---|---|---|---|---|"]
         let groups = RuleGroup.groups(report)
         for group in groups {
-            lines.append("| `\(group.title)` | \(group.level?.rawValue ?? "") | \(group.results.count) | \(group.findings.count) | \(cell(group.statement ?? "valid baseline")) |")
+            lines.append("| \(code(group.title)) | \(group.level?.rawValue ?? "") | \(group.results.count) | \(group.findings.count) | \(cell(group.statement ?? "valid baseline")) |")
         }
         let failing = groups.flatMap(\.findings)
         if !failing.isEmpty {
             lines += ["", "## Findings and errors", ""]
             for result in failing {
                 let tag = result.baseline.map { " _(\($0.rawValue))_" } ?? ""
-                lines.append("### `\(result.caseId)`\(tag)")
+                lines.append("### \(code(result.caseId))\(tag)")
                 lines.append("")
                 for line in result.explanation(in: report) {
-                    if let command = line.split(separator: " ", maxSplits: 1).last, line.hasPrefix("reproduce:") || line.hasPrefix("request:") {
-                        lines.append("- \(line.hasPrefix("request:") ? "request" : "reproduce"): `\(command.replacingOccurrences(of: "`", with: "'"))`")
+                    if let space = line.firstIndex(of: " "), line.hasPrefix("reproduce: ") || line.hasPrefix("request: ") {
+                        // A fenced block longer than any backtick run inside: the command is copied as written.
+                        let command = String(line[line.index(after: space)...])
+                        let fence = String(repeating: "`", count: max(3, Self.longestBacktickRun(command) + 1))
+                        lines += ["- \(line[..<space])", "", "  \(fence)sh", "  \(command)", "  \(fence)"]
                     } else {
                         lines.append("- \(cell(line))")
                     }
@@ -32,12 +35,32 @@ struct MarkdownReport {
             }
         }
         if let baseline = report.baseline, !baseline.fixed.isEmpty {
-            lines += ["", "## Fixed since the baseline", ""] + baseline.fixed.map { "- `\($0)`" }
+            lines += ["", "## Fixed since the baseline", ""] + baseline.fixed.map { "- \(code($0))" }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Text for a table cell or list item: pipes escaped, line breaks gone, and no raw HTML (a verifier's reason
+    /// cannot put an image or a heading into a job summary).
     private func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        DisplayText.safe(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "|", with: "\\|")
+    }
+
+    /// An inline code span that holds `text` as it is: fenced by more backticks than any run inside, on one line.
+    private func code(_ text: String) -> String {
+        let flat = DisplayText.safe(text).replacingOccurrences(of: "|", with: "\\|")
+        let fence = String(repeating: "`", count: Self.longestBacktickRun(flat) + 1)
+        let padded = flat.hasPrefix("`") || flat.hasSuffix("`") ? " \(flat) " : flat
+        return fence + padded + fence
+    }
+
+    static func longestBacktickRun(_ text: String) -> Int {
+        var longest = 0, run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
     }
 }

@@ -106,7 +106,7 @@ extension RunReport {
     /// "42 cases: 41 passed, 1 finding, 0 errors; against the baseline: 1 new, 0 known, 2 fixed".
     var tally: String {
         let passed = results.count - findings.count - errors.count - unsupported.count
-        var text = "\(results.count) cases: \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
+        var text = "\(results.count) case\(results.count == 1 ? "" : "s"): \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
             + "\(errors.count) error\(errors.count == 1 ? "" : "s")"
         if !unsupported.isEmpty { text += ", \(unsupported.count) unsupported" }
         if let baseline {
@@ -120,7 +120,10 @@ extension RunReport {
         switch exitCode {
         case 0: return baseline == nil ? "PASS: no findings" : "PASS: no new findings or errors against the baseline"
         case 1: return "FAIL: \(gating.count) \(baseline == nil ? "" : "new ")finding\(gating.count == 1 ? "" : "s")"
-        default: return "ERROR: \(gating.filter { $0.status == .error }.count) \(baseline == nil ? "" : "new ")harness error(s)"
+        default:
+            let new = gating.filter { $0.status == .error }.count
+            if new == 0 { return "ERROR: no case was judged (\(errors.count) harness error\(errors.count == 1 ? "" : "s"))" }
+            return "ERROR: \(new) \(baseline == nil ? "" : "new ")harness error\(new == 1 ? "" : "s")"
         }
     }
 }
@@ -147,6 +150,6 @@ extension CaseResult {
         if let baseline { lines.append("baseline: \(baseline.rawValue)") }
         for command in reproduce ?? [] { lines.append("reproduce: \(command)") }
         for request in requests ?? [] { lines.append("request: \(request)") }
-        return lines
+        return lines.map(DisplayText.safe)
     }
 }

@@ -55,7 +55,7 @@ struct SARIFReport {
         ]
         if let startedAt = report.startedAt {
             invocation["startTimeUtc"] = Self.timestamp(startedAt)
-            if let duration = report.durationSeconds {
+            if let duration = report.durationSeconds, duration.isFinite, (0...1e7).contains(duration) {
                 invocation["endTimeUtc"] = Self.timestamp(startedAt.addingTimeInterval(duration))
             }
         }
@@ -129,10 +129,17 @@ struct SARIFReport {
 
     private func location(_ result: CaseResult) -> [String: Any] {
         [
-            "physicalLocation": ["artifactLocation": ["uri": "\(result.family?.rawValue ?? "case")/\(result.caseId)",
+            "physicalLocation": ["artifactLocation": ["uri": Self.uriSegment(result.family?.rawValue ?? "case") + "/" + Self.uriSegment(result.caseId),
                                                       "uriBaseId": "ATTEST_HARNESS_CASES"]],
             "logicalLocations": [["fullyQualifiedName": result.caseId, "name": result.caseId, "kind": "test"]],
         ]
+    }
+
+    /// `text` as one percent-encoded URI path segment (RFC 3986 unreserved characters kept).
+    static func uriSegment(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "case"
     }
 
     static func level(_ level: RuleLevel) -> String {

@@ -9,16 +9,17 @@ public enum BaselineMismatch: Error, Hashable, Sendable, CustomStringConvertible
     case catalogue(baseline: String?, run: String)
 
     public var description: String {
-        let escape = "regenerate the baseline with this version, or pass --baseline-any-profile to compare anyway"
+        let text: String
         switch self {
-        case .notAReport(let reason): return "not a JSON report of attest-harness run: \(reason)"
+        case .notAReport(let reason): text = "not a JSON report of attest-harness run: \(reason)"
         case .formatVersion(let found, let expected):
-            return "report format version \(found), this attest-harness reads version \(expected); \(escape)"
+            text = "report format version \(found), this attest-harness reads version \(expected); regenerate the baseline with this version"
         case .profile(let baseline, let run):
-            return "the baseline ran under profile \(baseline), this run under \(run); pass --baseline-any-profile to compare anyway"
+            text = "the baseline ran under profile \(baseline), this run under \(run); pass --baseline-any-profile to compare anyway"
         case .catalogue(let baseline, let run):
-            return "the baseline's catalogue is \(baseline ?? "unrecorded"), this run's is \(run); \(escape)"
+            text = "the baseline's catalogue is \(baseline ?? "unrecorded"), this run's is \(run); regenerate the baseline with this version, or pass --baseline-any-profile to compare anyway"
         }
+        return DisplayText.safe(text)
     }
 }
 

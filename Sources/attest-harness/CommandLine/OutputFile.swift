@@ -25,10 +25,13 @@ enum OutputFile {
             // Writing would replace the link itself (or create a file somewhere the user did not name).
             throw Failure(description: "cannot write \(path): it is a symbolic link to nothing")
         }
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = try resolved(path)
         if stat(target, &info) != 0 {
             guard errno == ENOENT else { throw failure("cannot inspect", path) }
-            try replace(target, with: bytes, mode: 0o644, named: path)
+            // A new file gets what the user's umask allows, as the shell's `>` would give it.
+            let mask = umask(0)
+            umask(mask)
+            try replace(target, with: bytes, mode: 0o666 & ~mask, named: path)
             return
         }
         switch info.st_mode & S_IFMT {
@@ -37,6 +40,24 @@ enum OutputFile {
         case S_IFDIR: throw Failure(description: "cannot write \(path): it is a directory")
         default: throw Failure(description: "cannot write \(path): it is a block device or another special file")
         }
+    }
+
+    /// The file `path` names, as the kernel resolves it: every symlink followed, `..` taken after the symlink
+    /// before it (not lexically). For a path that does not exist yet, its directory resolved and its name kept.
+    static func resolved(_ path: String) throws -> String {
+        guard !path.isEmpty else { throw Failure(description: "cannot write to an empty path") }
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        guard errno == ENOENT else { throw failure("cannot resolve", path) }
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard !name.isEmpty, name != ".", name != ".." else { throw Failure(description: "cannot write \(path): it names a directory") }
+        guard let real = realpath(directory.isEmpty ? "." : directory, nil) else { throw failure("cannot resolve the directory of", path) }
+        defer { free(real) }
+        let base = String(cString: real)
+        return (base == "/" ? "" : base) + "/" + name
     }
 
     /// Writes every byte to `descriptor`, retrying interrupted and short writes.

@@ -38,6 +38,9 @@ enum Selection {
     /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, or `http(s)://` (our verdict
     /// protocol, or with `api` the server's own API through its map).
     static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1, api: MapOptions? = nil) throws -> any AttestationVerifier {
+        if uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri), url.user != nil || url.password != nil {
+            throw UsageError("credentials in the verifier URL are neither sent nor kept out of reports; drop them and set ATTEST_HARNESS_AUTHORIZATION instead")
+        }
         if api != nil, !(uri.hasPrefix("http://") || uri.hasPrefix("https://")) {
             throw UsageError("--api drives a server at an http:// or https:// URL, not \"\(uri)\"")
         }

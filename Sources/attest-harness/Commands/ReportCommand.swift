@@ -15,9 +15,6 @@ enum ReportCommand: Command {
         OptionSpec(name: "profile", value: "P", help: "For html: the profile file the run used, when it is not a built-in profile (to forge the evidence shown)."),
     ]
 
-    /// Larger reports are refused before reading: a report of the whole catalogue is a few megabytes.
-    static let sizeLimit = 256 << 20
-
     static func run(_ arguments: Arguments) async throws -> Int32 {
         guard arguments.positional.count == 1, let path = arguments.positional.first else {
             throw UsageError("expected one JSON report file: attest-harness report \(usage)")
@@ -28,34 +25,53 @@ enum ReportCommand: Command {
         } catch let error as ReportFormatError {
             throw UsageError("\(error)")
         }
-        let report: RunReport
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard attributes[.type] as? FileAttributeType == .typeRegular else { throw UsageError("\(path) is not a regular file") }
-            guard let size = attributes[.size] as? Int, size <= sizeLimit else {
-                throw UsageError("\(path) is larger than \(sizeLimit >> 20) MiB")
-            }
-            report = try RunReport.load(from: URL(fileURLWithPath: path))
-        } catch let error as UsageError {
-            throw error
-        } catch {
-            throw UsageError("\(path): \(error)")
-        }
+        let report = try ReportFile.load(path, role: "report")
         var evidence: [String: [EvidenceNode]] = [:]
         if format == .html {
             let profile = try arguments.value("profile").map(Selection.profile) ?? BuiltinCatalogue.profile(named: report.profile)
-            if let profile, profile.name == report.profile {
+            if let profile, profile.name != report.profile {
+                Output.standardError("attest-harness report: the report ran under profile \(visible(report.profile)), not \(profile.name); the page shows no decoded evidence\n")
+            } else if let profile {
                 let cases = try Selection.cases(profile: profile, seed: report.seed)
                 if BuiltinCatalogue.version(of: cases, under: profile) == report.catalogue {
                     evidence = EvidenceTree.evidence(for: cases, in: report)
                 } else {
-                    Output.standardError("attest-harness report: the report's catalogue \(report.catalogue ?? "unrecorded") is not this version's; the page shows no decoded evidence\n")
+                    Output.standardError("attest-harness report: the report's catalogue \(visible(report.catalogue ?? "unrecorded")) is not this profile's under this version; the page shows no decoded evidence\n")
                 }
             } else {
-                Output.standardError("attest-harness report: profile \(report.profile) is not built in (pass --profile FILE); the page shows no decoded evidence\n")
+                Output.standardError("attest-harness report: profile \(visible(report.profile)) is not built in (pass --profile FILE); the page shows no decoded evidence\n")
             }
         }
         try Output.write(try format.render(report, evidence: evidence), to: arguments.value("out"))
         return 0
     }
+}
+
+/// Reading a JSON report the user named (a baseline, or one to render): a regular file of bounded size, refused with
+/// one line otherwise.
+enum ReportFile {
+    /// Larger reports are refused before reading: a report of the whole catalogue is a few megabytes.
+    static let sizeLimit = 256 << 20
+
+    static func load(_ path: String, role: String) throws -> RunReport {
+        let shown = visible(path)
+        guard !path.isEmpty else { throw UsageError("the \(role) file name is empty") }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw UsageError("no such \(role) file \(shown)") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(role) \(shown) is not a regular file") }
+        guard info.st_size <= sizeLimit else { throw UsageError("\(role) \(shown) is larger than \(sizeLimit >> 20) MiB") }
+        do {
+            return try RunReport.load(from: URL(fileURLWithPath: path))
+        } catch {
+            throw UsageError("\(role) \(shown): \(error)")
+        }
+    }
+}
+
+/// A user-supplied string for a one-line message: control characters made visible.
+func visible(_ text: String) -> String {
+    String(text.unicodeScalars.map { scalar -> String in
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+            ? "\\u{" + String(scalar.value, radix: 16) + "}" : String(scalar)
+    }.joined())
 }

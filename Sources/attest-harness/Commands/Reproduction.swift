@@ -15,6 +15,9 @@ struct Reproduction {
     let seed: UInt64
     let api: MapOptions?
     let apiArgument: String?
+    /// The other options of the run that change what a case sees (`--timeout 3`, `--cacert FILE`, `--real-time`,
+    /// `--exec-suite 64`), repeated in the `run` line.
+    var options: [String] = []
 
     /// At most this many failing cases get curl lines (each renders its requests through an in-process emulation).
     static let requestLimit = 200
@@ -39,7 +42,7 @@ struct Reproduction {
     func commands(for caseId: String) -> [String] {
         var run = ["attest-harness", "run", "--verifier", verifier, "--profile", profileArgument]
         if let apiArgument { run += ["--api", apiArgument] }
-        run += ["--seed", String(seed), "--filter", caseId]
+        run += options + ["--seed", String(seed), "--filter", caseId]
         let forge = ["attest-harness", "forge", "--case", caseId, "--seed", String(seed), "--profile", profileArgument,
                      "--out", caseId]
         return [Self.shell(forge), Self.shell(run)]
@@ -59,13 +62,16 @@ struct Reproduction {
             _ = try? await driver.verdicts(for: testCase.request, profile: profile)
             return lines.all
         }
-        if verifier.hasPrefix("http://") || verifier.hasPrefix("https://") {
-            let url = verifier.hasSuffix("/") ? verifier + "v1/cases" : verifier + "/v1/cases"
+        if verifier.hasPrefix("http://") || verifier.hasPrefix("https://"), let base = URL(string: verifier) {
+            // The URL the HTTP verifier posts to, built the same way (a query or fragment stays where it was).
+            let url = base.appendingPathComponent("v1").appendingPathComponent("cases").absoluteString
             return [Self.shell(["curl", "-sS", "-X", "POST", url, "-H", "Content-Type: application/json",
                                 "--data-binary", "@" + file])]
         }
         if verifier.hasPrefix("exec:") {
-            return [String(verifier.dropFirst("exec:".count)) + " < " + Self.quote(file)]
+            // As the harness runs it: the whole command line through sh, the document on its stdin.
+            let command = String(verifier.dropFirst("exec:".count)).trimmingCharacters(in: .whitespaces)
+            return [Self.shell(["sh", "-c", "exec " + command]) + " < " + Self.quote(file)]
         }
         return nil
     }

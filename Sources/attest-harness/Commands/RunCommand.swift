@@ -65,14 +65,7 @@ enum RunCommand: Command {
         if arguments.flag("baseline-any-profile"), arguments.value("baseline") == nil {
             throw UsageError("--baseline-any-profile goes with --baseline FILE")
         }
-        let baseline = try arguments.value("baseline").map { path -> RunReport in
-            guard FileManager.default.fileExists(atPath: path) else { throw UsageError("no such baseline file \(path)") }
-            do {
-                return try RunReport.load(from: URL(fileURLWithPath: path))
-            } catch {
-                throw UsageError("baseline \(path): \(error)")
-            }
-        }
+        let baseline = try arguments.value("baseline").map { try ReportFile.load($0, role: "baseline") }
         let progress = ProgressReporter(mode: progressMode, label: "attest-harness run")
         progress.note("forging the \(profile.name) catalogue (seed \(seed))")
         let catalogueCases = try Selection.cases(profile: profile, seed: seed)
@@ -116,13 +109,18 @@ enum RunCommand: Command {
         report.host = ProcessInfo.processInfo.hostName
         let referenced = Set(report.results.compactMap(\.rule))
         report.rules = BuiltinCatalogue.rules.filter { referenced.contains($0.id) }
-        let reproduction = Reproduction(verifier: try arguments.required("verifier"), profileArgument: try arguments.required("profile"),
+        var reproduction = Reproduction(verifier: try arguments.required("verifier"), profileArgument: try arguments.required("profile"),
                                         profile: profile, seed: seed, api: api, apiArgument: arguments.value("api"))
+        for option in ["timeout", "cacert"] {
+            if let value = arguments.value(option) { reproduction.options += ["--\(option)", value] }
+        }
+        if arguments.flag("real-time") { reproduction.options.append("--real-time") }
         report = await reproduction.annotate(report, cases: cases)
         // The Authorization value a live driver sends never reaches a report, whatever a server echoes back.
         let environment = ProcessInfo.processInfo.environment
         let secretNames = ["ATTEST_HARNESS_AUTHORIZATION"] + (api?.map.environmentNames.sorted() ?? [])
         report = report.redacting(secretNames.flatMap { RunReport.authorizationSecrets(environment[$0]) })
+        report = report.boundingVerifierText(to: RunReport.verifierTextLimit)
         if let baseline { report = report.compared(with: baseline) }
         let out = arguments.value("out")
         let evidence = format == .html ? EvidenceTree.evidence(for: cases, in: report) : [:]
