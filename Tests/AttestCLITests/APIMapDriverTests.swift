@@ -178,7 +178,7 @@ import Testing
         let url = "https://127.0.0.1:\(port)"
         let trusted = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--verifier", url, "--api", fido, "--cacert", cert,
                                                "--filter", "webauthn.valid.packed")
-        #expect(trusted.status == 0 && trusted.stdout.contains("1 cases: 1 passed"), "\(trusted.stdout) \(trusted.stderr)")
+        #expect(trusted.status == 0 && trusted.stdout.contains("1 case: 1 passed"), "\(trusted.stdout) \(trusted.stderr)")
         let untrusted = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--verifier", url, "--api", fido,
                                                  "--filter", "webauthn.valid.packed")
         #expect(untrusted.status == 2, "\(untrusted.stdout)")

@@ -154,8 +154,10 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait until the adapters run, then stop the harness as a CI runner would.
-        let deadline = Date().addingTimeInterval(20)
+        // Wait until the adapters run, then stop the harness as a CI runner would. Before the cases the harness
+        // forges the catalogue and probes the command (up to 5 s for an adapter that sleeps), so on a loaded
+        // two-core CI machine the two case adapters can take well over 20 s to appear.
+        let deadline = Date().addingTimeInterval(50)
         while try ExecHygieneTests.survivors(marker).count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
         #expect(try ExecHygieneTests.survivors(marker).count >= 2, "the adapters started")
         kill(process.processIdentifier, signal)
