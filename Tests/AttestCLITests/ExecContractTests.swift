@@ -1,4 +1,5 @@
 import AttestCatalogue
+import AttestConformance
 import Foundation
 import Testing
 
@@ -67,5 +68,61 @@ import Testing
         #expect(result.stdout.contains(message), "\(result.stdout)")
         // Bounded by the timeout, not by the child.
         #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    /// An adapter that counts its processes and hangs on any suite holding `hangOn`, else hands the suite to the
+    /// reference verifier.
+    static func countingAdapter(in directory: URL, hangOn: String?) throws -> (command: String, count: () -> Int) {
+        let counter = directory.appendingPathComponent("processes")
+        let script = directory.appendingPathComponent("adapter.sh")
+        try """
+        #!/bin/sh
+        echo x >> '\(counter.path)'
+        suite=$(mktemp)
+        cat > "$suite"
+        \(hangOn.map { "if grep -q '\"\($0)\"' \"$suite\"; then rm -f \"$suite\"; exec sleep 30; fi" } ?? "")
+        '\(Self.harness)' exec-reference < "$suite"
+        status=$?
+        rm -f "$suite"
+        exit $status
+        """.write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        return (script.path, { ((try? String(contentsOf: counter, encoding: .utf8)) ?? "").split(separator: "\n").count })
+    }
+
+    /// Suite mode: one process judges the whole suite, with the same results as one process per case.
+    @Test func suiteModeStartsOneProcessForTheSuite() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let adapter = try Self.countingAdapter(in: directory, hangOn: nil)
+        let perCase = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "exec:" + adapter.command,
+                                               "--format", "json", "--progress", "never")
+        #expect(perCase.status == 0)
+        #expect(adapter.count() == 41 + 1, "one per case, and the start-up probe")
+        let suite = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "exec:" + adapter.command,
+                                             "--format", "json", "--progress", "never", "--exec-suite", "64")
+        #expect(suite.status == 0, "\(suite.stdout.suffix(400))")
+        #expect(adapter.count() == 42 + 1 + 1, "the probe and one process for all 41 cases")
+        let a = try RunReport.decode(Data(perCase.stdout.utf8)), b = try RunReport.decode(Data(suite.stdout.utf8))
+        #expect(a.results.map { [$0.caseId, $0.status.rawValue] } == b.results.map { [$0.caseId, $0.status.rawValue] })
+        let bad = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "builtin:reference", "--exec-suite", "8")
+        #expect(bad.status == 2 && bad.stderr.contains("--exec-suite goes with an exec: verifier"))
+    }
+
+    /// A suite process that hangs is stopped at the timeout and its cases retried one per process: the hanging
+    /// case is a HANG, every other case is judged.
+    @Test func aHangInSuiteModeCostsOnlyItsCase() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let adapter = try Self.countingAdapter(in: directory, hangOn: "appattest.nonce.31-bytes")
+        let started = Date()
+        let result = try CommandLineTests.run("run", "--profile", "apple-app-attest", "--verifier", "exec:" + adapter.command,
+                                              "--format", "json", "--progress", "never", "--exec-suite", "64", "--timeout", "3")
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try RunReport.decode(Data(result.stdout.utf8))
+        #expect(report.results.filter { $0.status == .hang }.map(\.caseId) == ["appattest.nonce.31-bytes"])
+        #expect(report.results.filter { $0.status == .pass }.count == 40)
+        #expect(adapter.count() == 1 + 1 + 41, "the probe, the suite, then one per case")
+        #expect(Date().timeIntervalSince(started) < 60)
     }
 }

@@ -19,19 +19,25 @@ public struct Runner: Sendable {
     public func run(_ testCase: Case) async -> CaseResult {
         let clock = ContinuousClock()
         let start = clock.now
-        var result: CaseResult
+        let outcome: Result<[Verdict], any Error>
         do {
-            let verdicts = try await verifier.verdicts(for: testCase.request, profile: profile)
-            result = judge(testCase, verdicts)
-        } catch VerifierFailure.hang(let seconds) {
-            result = CaseResult(testCase, .hang, message: "no answer within \(seconds) s")
-        } catch VerifierFailure.unsupported(let reason) {
-            result = CaseResult(testCase, .unsupported, message: reason)
+            outcome = .success(try await verifier.verdicts(for: testCase.request, profile: profile))
         } catch {
-            result = CaseResult(testCase, .error, message: "\(error)")
+            outcome = .failure(error)
         }
+        var result = judge(testCase, outcome)
         result.durationSeconds = (clock.now - start).seconds
         return result
+    }
+
+    /// The result of one case from what the verifier answered: its verdicts, or why it gave none.
+    func judge(_ testCase: Case, _ outcome: Result<[Verdict], any Error>) -> CaseResult {
+        switch outcome {
+        case .success(let verdicts): return judge(testCase, verdicts)
+        case .failure(VerifierFailure.hang(let seconds)): return CaseResult(testCase, .hang, message: "no answer within \(seconds) s")
+        case .failure(VerifierFailure.unsupported(let reason)): return CaseResult(testCase, .unsupported, message: reason)
+        case .failure(let error): return CaseResult(testCase, .error, message: "\(error)")
+        }
     }
 
     /// The result of `verdicts` for `testCase`: exactly one verdict per step, each compared with the profile's
@@ -75,25 +81,41 @@ public struct Runner: Sendable {
         let started = clock()
         let monotonic = ContinuousClock()
         let start = monotonic.now
-        let width = verifier.requiresSerialCases ? 1 : max(1, min(jobs, cases.count))
+        // Units of work: single cases, or runs of `suiteSize` cases for a verifier that judges suites at once.
+        let size = max(1, verifier.suiteSize)
+        let units = stride(from: 0, to: cases.count, by: size).map { $0..<min($0 + size, cases.count) }
+        let width = verifier.requiresSerialCases ? 1 : max(1, min(jobs, units.count))
         var results = [CaseResult?](repeating: nil, count: cases.count)
-        await withTaskGroup(of: (Int, CaseResult).self) { group in
+        await withTaskGroup(of: [(Int, CaseResult)].self) { group in
             var next = 0
             func startNext() {
-                guard next < cases.count else { return }
-                let index = next
+                guard next < units.count else { return }
+                let unit = units[next]
                 next += 1
                 group.addTask {
-                    await rate?.acquire()
-                    return (index, await run(cases[index]))
+                    for _ in unit { await rate?.acquire() }
+                    if size == 1 { return [(unit.lowerBound, await run(cases[unit.lowerBound]))] }
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    let outcomes = await verifier.verdicts(forSuite: unit.map { cases[$0].request }, profile: profile)
+                    let share = (clock.now - start).seconds / Double(unit.count)
+                    return unit.enumerated().map { offset, index in
+                        let outcome = offset < outcomes.count ? outcomes[offset]
+                            : .failure(VerifierFailure.contract("the verifier gave no answer for this case of its suite"))
+                        var result = judge(cases[index], outcome)
+                        result.durationSeconds = share
+                        return (index, result)
+                    }
                 }
             }
             for _ in 0..<width { startNext() }
             var done = 0
-            for await (index, result) in group {
-                results[index] = result
-                done += 1
-                progress?(done, cases.count, result)
+            for await finished in group {
+                for (index, result) in finished {
+                    results[index] = result
+                    done += 1
+                    progress?(done, cases.count, result)
+                }
                 startNext()
             }
         }

@@ -23,11 +23,32 @@ public protocol AttestationVerifier: Sendable {
     /// that accepts a connection), so a setup mistake is one clear error instead of one per case. Throws
     /// `VerifierFailure.contract` with the reason. Default: nothing to check.
     func prepare() async throws
+
+    /// How many cases the verifier prefers to judge in one call of `verdicts(forSuite:profile:)` (an adapter with
+    /// an expensive start-up judging a whole suite in one process); 1, the default, means one case per call.
+    var suiteSize: Int { get }
+
+    /// The verdicts (or the failure) for each of `cases`, in order, each case still from fresh state. Called only
+    /// when `suiteSize` is above 1. Default: each case through `verdicts(for:profile:)`.
+    func verdicts(forSuite cases: [VerifierCase], profile: Profile) async -> [Result<[Verdict], any Error>]
 }
 
 extension AttestationVerifier {
     public var requiresSerialCases: Bool { false }
     public func prepare() async throws {}
+    public var suiteSize: Int { 1 }
+
+    public func verdicts(forSuite cases: [VerifierCase], profile: Profile) async -> [Result<[Verdict], any Error>] {
+        var results: [Result<[Verdict], any Error>] = []
+        for testCase in cases {
+            do {
+                results.append(.success(try await verdicts(for: testCase, profile: profile)))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
 }
 
 /// A verifier that judges a case step by step from a session it starts fresh for the case: the shape of most

@@ -22,11 +22,16 @@ public struct ExecVerifier: AttestationVerifier {
     public let outputLimit: Int
     /// How long output is still read after the child exits, for descendants that hold stdout open.
     static let exitGrace: TimeInterval = 0.5
+    /// Suite mode (`run --exec-suite N`): up to this many cases per child, for adapters with an expensive start-up
+    /// (a JVM). Each child gets the whole `timeout` for its suite; a child that hangs, crashes or answers garbage
+    /// is stopped and its cases are retried one per child, so a bad case costs only itself. 1: one case per child.
+    public let suiteSize: Int
 
-    public init(command: String, timeout: TimeInterval = 10, outputLimit: Int = 16 << 20) {
+    public init(command: String, timeout: TimeInterval = 10, outputLimit: Int = 16 << 20, suiteSize: Int = 1) {
         self.command = command
         self.timeout = timeout
         self.outputLimit = outputLimit
+        self.suiteSize = max(1, suiteSize)
     }
 
     public var name: String { "exec:\(command)" }
@@ -51,8 +56,39 @@ public struct ExecVerifier: AttestationVerifier {
     }
 
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
+        let results = try await judge(ExecSuite(profile: profile, requests: [testCase]))
+        guard let verdicts = results.results.first(where: { $0.id == testCase.id })?.verdicts else {
+            throw VerifierFailure.contract("the results have no entry for case \(testCase.id)")
+        }
+        return verdicts
+    }
+
+    /// One child for all of `cases`; when it hangs, crashes or breaks the contract, each case again in a child of
+    /// its own (where a hang is that case's HANG).
+    public func verdicts(forSuite cases: [VerifierCase], profile: Profile) async -> [Result<[Verdict], any Error>] {
+        if cases.count > 1, let results = try? await judge(ExecSuite(profile: profile, requests: cases)) {
+            var byId: [String: [Verdict]] = [:]
+            for entry in results.results where byId[entry.id] == nil { byId[entry.id] = entry.verdicts }
+            return cases.map { testCase in
+                byId[testCase.id].map { .success($0) }
+                    ?? .failure(VerifierFailure.contract("the results have no entry for case \(testCase.id)"))
+            }
+        }
+        var outcomes: [Result<[Verdict], any Error>] = []
+        for testCase in cases {
+            do {
+                outcomes.append(.success(try await verdicts(for: testCase, profile: profile)))
+            } catch {
+                outcomes.append(.failure(error))
+            }
+        }
+        return outcomes
+    }
+
+    /// Runs one child on `suite` and reads its results document, within the timeout.
+    private func judge(_ suite: ExecSuite) async throws -> ExecResults {
         let started = Date()
-        let input = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
+        let input = try JSONEncoder.harness.encode(suite)
         let child = try Child(command: "exec \(command)")
         defer { child.killGroup(SIGKILL) }  // whatever the adapter left running in its group
         let reader = BoundedReader(descriptor: child.stdout, limit: outputLimit)
@@ -84,10 +120,7 @@ public struct ExecVerifier: AttestationVerifier {
         guard results.format == ExecResults.formatVersion else {
             throw VerifierFailure.contract("results format \"\(results.format)\" is not \(ExecResults.formatVersion)")
         }
-        guard let verdicts = results.results.first(where: { $0.id == testCase.id })?.verdicts else {
-            throw VerifierFailure.contract("the results have no entry for case \(testCase.id)")
-        }
-        return verdicts
+        return results
     }
 }
 

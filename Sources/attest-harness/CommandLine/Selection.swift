@@ -37,7 +37,9 @@ enum Selection {
 
     /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, or `http(s)://` (our verdict
     /// protocol, or with `api` the server's own API through its map).
-    static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1, api: MapOptions? = nil) throws -> any AttestationVerifier {
+    static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1, api: MapOptions? = nil,
+                         execSuite: Int = 1) throws -> any AttestationVerifier {
+        if execSuite > 1, !uri.hasPrefix("exec:") { throw UsageError("--exec-suite goes with an exec: verifier") }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri), url.user != nil || url.password != nil {
             throw UsageError("credentials in the verifier URL are neither sent nor kept out of reports; drop them and set ATTEST_HARNESS_AUTHORIZATION instead")
         }
@@ -67,7 +69,7 @@ enum Selection {
         if uri.hasPrefix("exec:") {
             let command = String(uri.dropFirst(5)).trimmingCharacters(in: .whitespaces)
             guard !command.isEmpty else { throw UsageError("exec: needs a command, e.g. exec:./my-adapter") }
-            return ExecVerifier(command: command, timeout: timeout)
+            return ExecVerifier(command: command, timeout: timeout, suiteSize: execSuite)
         }
         let mutantPrefix = "builtin:reference-without:"
         if uri.hasPrefix(mutantPrefix) {

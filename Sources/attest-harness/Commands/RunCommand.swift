@@ -6,7 +6,7 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--progress auto|always|never]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
         OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
@@ -24,6 +24,7 @@ enum RunCommand: Command {
         OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores; I/O-bound verifiers such as http:// servers can take far more, up to 256)."),
         OptionSpec(name: "rate", value: "N", help: "Start at most N cases per second (a deployed server's rate limit; default unlimited)."),
         OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: and http: verifiers; past it the case is a HANG or a harness error (default 10)."),
+        OptionSpec(name: "exec-suite", value: "N", help: "With exec: up to N cases per adapter process (one start-up for many cases, each still judged from fresh state by contract); a process that hangs or fails is stopped within --timeout and its cases are retried one per process (default 1)."),
     ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -43,7 +44,13 @@ enum RunCommand: Command {
             return try await DryRun.run(api.map, profile: profile, seed: seed, filter: arguments.value("filter"),
                                         baseURL: try arguments.required("verifier"))
         }
-        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed, api: api)
+        var execSuite = 1
+        if let text = arguments.value("exec-suite") {
+            guard let value = Int(text), (1...100_000).contains(value) else { throw UsageError("bad --exec-suite \"\(text)\": expected 1 to 100000") }
+            execSuite = value
+        }
+        let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed, api: api,
+                                              execSuite: execSuite)
         let format: ReportFormat
         do {
             format = try ReportFormat.named(arguments.value("format") ?? "console")
@@ -111,7 +118,7 @@ enum RunCommand: Command {
         report.rules = BuiltinCatalogue.rules.filter { referenced.contains($0.id) }
         var reproduction = Reproduction(verifier: try arguments.required("verifier"), profileArgument: try arguments.required("profile"),
                                         profile: profile, seed: seed, api: api, apiArgument: arguments.value("api"))
-        for option in ["timeout", "cacert"] {
+        for option in ["timeout", "cacert", "exec-suite"] {
             if let value = arguments.value(option) { reproduction.options += ["--\(option)", value] }
         }
         if arguments.flag("real-time") { reproduction.options.append("--real-time") }
