@@ -34,18 +34,44 @@ enum ChainChecks {
     }
 
     /// Verifies the path to `anchors` (by default the case's trust anchors); anchors named by FIDO metadata may be
-    /// intermediates.
+    /// intermediates. The outcome is memoised by the exact bytes of every certificate, the time and the enforced
+    /// rules (`verdicts`): OpenSSL's answer depends on nothing else.
     static func verify(leaf: X509Certificate, intermediates: [X509Certificate], policy: Policy,
                        metadataAnchors: [X509Certificate]? = nil) throws {
         let enforced = [RuleID.chainTrustAnchor, .chainValidity, .chainBasicConstraints].filter(policy.enforces)
         guard !enforced.isEmpty else { return }
-        do {
-            try ChainVerifier(trustAnchors: metadataAnchors ?? policy.trustAnchors,
-                              allowsIntermediateAnchors: metadataAnchors != nil).verify(
-                leaf: leaf, intermediates: intermediates, at: policy.context.time,
-                tolerating: { !enforced.contains(rule(for: $0)) })
-        } catch let error as ChainVerificationError {
-            throw RuleViolation(rule: rule(for: error.code), reason: "certificate chain: \(error)")
+        let anchors = metadataAnchors ?? policy.trustAnchors
+        let query = PathQuery(leaf: leaf.der, intermediates: intermediates.map(\.der), anchors: anchors.map(\.der),
+                              time: Int64(policy.context.time.timeIntervalSince1970.rounded(.down)),
+                              partial: metadataAnchors != nil, enforced: enforced)
+        let outcome = try verdicts.value(for: query) { () throws -> PathOutcome in
+            do {
+                try ChainVerifier(trustAnchors: anchors, allowsIntermediateAnchors: metadataAnchors != nil).verify(
+                    leaf: leaf, intermediates: intermediates, at: policy.context.time,
+                    tolerating: { !enforced.contains(rule(for: $0)) })
+                return PathOutcome(failure: nil)
+            } catch let error as ChainVerificationError {
+                return PathOutcome(failure: error)
+            }  // anything else (OpenSSL could not start) propagates and is not remembered
+        }
+        if let failure = outcome.failure {
+            throw RuleViolation(rule: rule(for: failure.code), reason: "certificate chain: \(failure)")
         }
     }
+
+    /// Everything `X509_verify_cert`'s answer depends on, as bytes.
+    struct PathQuery: Hashable, Sendable {
+        let leaf: [UInt8]
+        let intermediates: [[UInt8]]
+        let anchors: [[UInt8]]
+        let time: Int64
+        let partial: Bool
+        let enforced: [RuleID]
+    }
+
+    struct PathOutcome: Sendable {
+        let failure: ChainVerificationError?
+    }
+
+    static let verdicts = Memo<PathQuery, PathOutcome>(capacity: 512)
 }
