@@ -43,6 +43,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     private static func generate(_ algorithm: KeyAlgorithm, entropy: [UInt8]) throws -> PrivateKey {
+        CryptoOperations.record("keygen", algorithm)
         let pkey = try DeterministicRandomness.shared().withEntropy(entropy) { context -> OpaquePointer in
             let ctx = try check(EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil), "EVP_PKEY_CTX_new_from_name")
             defer { EVP_PKEY_CTX_free(ctx) }
@@ -94,6 +95,7 @@ public final class PrivateKey: @unchecked Sendable {
     /// (RFC 8017 §8.2) or, with `padding: .pss`, RSASSA-PSS (RFC 8017 §8.1) for RSA keys. `digest` hashes the message first, as ES256 and friends require; EdDSA keys
     /// sign the message itself and take no digest (RFC 8032 §5.1.6).
     public func sign(_ message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) throws -> [UInt8] {
+        CryptoOperations.record("sign", algorithm)
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(

@@ -146,6 +146,7 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// Verifies an ECDSA (DER), RSASSA-PKCS1-v1_5 or (with no digest) EdDSA signature over `message`; false for
     /// any failure.
     public func verify(_ signature: [UInt8], for message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) -> Bool {
+        CryptoOperations.record("verify", algorithm)
         guard let md = EVP_MD_CTX_new() else { return false }
         defer {
             EVP_MD_CTX_free(md)

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Counts of the public-key operations this process asked OpenSSL for, by kind and key (`sign P-256`,
+/// `verify RSA-2048`, `keygen RSA-2048`), for scripts/bench to price each profile at `openssl speed`'s rates from the
+/// same run. Off unless `counting` is set, so ordinary runs pay one atomic-free flag check per operation.
+package enum CryptoOperations {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var enabled = false
+    nonisolated(unsafe) private static var counts: [String: Int] = [:]
+
+    /// Starts counting from zero (`true`) or stops (`false`).
+    package static func counting(_ on: Bool) {
+        lock.withLock {
+            enabled = on
+            counts = [:]
+        }
+    }
+
+    package static func record(_ kind: String, _ algorithm: KeyAlgorithm) {
+        lock.withLock {
+            guard enabled else { return }
+            counts["\(kind) \(algorithm)", default: 0] += 1
+        }
+    }
+
+    /// The counts so far, and zero again.
+    package static func take() -> [String: Int] {
+        lock.withLock {
+            defer { counts = [:] }
+            return counts
+        }
+    }
+}
