@@ -88,13 +88,15 @@ type Suite struct {
 
 // Rule is a rule the cases test: Statement is what a verifier must do, Source where it is written.
 type Rule struct {
-	ID         RuleID   `json:"id"`
-	Statement  string   `json:"statement"`
-	Level      Level    `json:"level"`
-	Quote      string   `json:"quote,omitempty"`
-	Source     string   `json:"source"`
-	BugClass   BugClass `json:"bugClass"`
-	References []string `json:"references"`
+	ID        RuleID `json:"id"`
+	Statement string `json:"statement"`
+	Level     Level  `json:"level"`
+	Quote     string `json:"quote,omitempty"`
+	// OwnerVerifier is what the platform owner's own verifier does about the rule, where that matters.
+	OwnerVerifier string   `json:"ownerVerifier,omitempty"`
+	Source        string   `json:"source"`
+	BugClass      BugClass `json:"bugClass"`
+	References    []string `json:"references"`
 }
 
 // Profile is a verifier configuration the cases are judged under.

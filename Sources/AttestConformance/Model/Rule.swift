@@ -55,6 +55,10 @@ public struct Rule: Hashable, Sendable, Codable {
     public let source: String
     /// The binding words of that clause, quoted (for POLICY: why the profile chooses it).
     public let quote: String?
+    /// What the platform owner's own verifier does about the rule, where it has one and it matters
+    /// (android/keyattestation for Android; for App Attest, Apple publishes steps, not a verifier). Where it and the
+    /// documentation differ, the rule says both and each profile chooses.
+    public let ownerVerifier: String?
     public let bugClass: BugClass
     /// Advisories, issues and CVEs of verifiers that missed this rule.
     public let references: [String]
@@ -64,17 +68,18 @@ public struct Rule: Hashable, Sendable, Codable {
     public private(set) var carriedBy: [InputKey] = []
 
     enum CodingKeys: String, CodingKey {
-        case id, statement, level, source, quote, bugClass, references
+        case id, statement, level, source, quote, ownerVerifier, bugClass, references
     }
 
-    public init(_ id: RuleID, _ statement: String, level: RuleLevel, quote: String? = nil, source: String, bugClass: BugClass,
-                references: [String] = [], carriedBy: [InputKey] = []) {
+    public init(_ id: RuleID, _ statement: String, level: RuleLevel, quote: String? = nil, source: String,
+                ownerVerifier: String? = nil, bugClass: BugClass, references: [String] = [], carriedBy: [InputKey] = []) {
         self.carriedBy = carriedBy
         self.id = id
         self.statement = statement
         self.level = level
         self.source = source
         self.quote = quote
+        self.ownerVerifier = ownerVerifier
         self.bugClass = bugClass
         self.references = references
     }

@@ -137,6 +137,7 @@ extension CaseResult {
         if let rule = report.rule(rule) {
             lines.append("rule: \(rule.id.rawValue) [\(rule.level.rawValue)] \(rule.statement)")
             lines.append("clause: \(rule.source)" + (rule.quote.map { " \"\($0)\"" } ?? ""))
+            if let owner = rule.ownerVerifier { lines.append("platform owner's verifier: \(owner)") }
         } else if rule == nil {
             lines.append("rule: none (a valid case: every conforming verifier accepts it)")
         }

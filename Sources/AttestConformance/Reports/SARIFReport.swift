@@ -94,6 +94,7 @@ struct SARIFReport {
     private func descriptor(_ rule: Rule) -> [String: Any] {
         var help = "\(rule.statement)\n\nLevel: \(rule.level.rawValue). Clause: \(rule.source)."
         if let quote = rule.quote { help += " \"\(quote)\"" }
+        if let owner = rule.ownerVerifier { help += "\n\nPlatform owner's verifier: \(owner)" }
         return [
             "id": rule.id.rawValue,
             "shortDescription": ["text": rule.statement],
@@ -102,6 +103,7 @@ struct SARIFReport {
             "defaultConfiguration": ["level": Self.level(rule.level)],
             "properties": [
                 "level": rule.level.rawValue, "source": rule.source, "quote": rule.quote ?? "",
+                "ownerVerifier": rule.ownerVerifier ?? "",
                 "bugClass": rule.bugClass.rawValue, "tags": ["attestation", rule.level.rawValue, rule.bugClass.rawValue],
             ] as [String: Any],
         ]

@@ -31,6 +31,7 @@ public enum VectorSchema {
             "statement": {"type": "string"},
             "level": {"enum": ["MUST", "SHOULD", "POLICY"]},
             "quote": {"type": "string"},
+            "ownerVerifier": {"type": "string"},
             "source": {"type": "string"},
             "bugClass": {"enum": ["binding", "trust", "replay", "policy", "parsing", "signature"]},
             "references": {"type": "array", "items": {"type": "string"}}

@@ -59,6 +59,7 @@ class Rule:
     bug_class: BugClass
     references: Tuple[str, ...]
     quote: Optional[str] = None
+    owner_verifier: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -229,14 +230,15 @@ class _Decoder:
     # The schema's definitions.
 
     def rule(self, value: Any, pointer: str) -> Rule:
-        d = self.object(value, pointer, ("id", "statement", "level", "source", "bugClass", "references"), ("quote",))
+        d = self.object(value, pointer, ("id", "statement", "level", "source", "bugClass", "references"), ("quote", "ownerVerifier"))
         return Rule(id=RuleId(self.string(d["id"], f"{pointer}/id")),
                     statement=self.string(d["statement"], f"{pointer}/statement"),
                     level=self.word(d["level"], f"{pointer}/level", LEVELS),
                     source=self.string(d["source"], f"{pointer}/source"),
                     bug_class=self.word(d["bugClass"], f"{pointer}/bugClass", BUG_CLASSES),
                     references=self.strings(d["references"], f"{pointer}/references"),
-                    quote=self.optional_string(d, "quote", pointer))
+                    quote=self.optional_string(d, "quote", pointer),
+                    owner_verifier=self.optional_string(d, "ownerVerifier", pointer))
 
     def profile(self, value: Any, pointer: str) -> Profile:
         d = self.object(value, pointer, ("name", "description", "families", "rules", "parameters"))
