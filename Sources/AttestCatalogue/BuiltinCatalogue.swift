@@ -14,7 +14,7 @@ public enum BuiltinCatalogue {
 
     /// The built-in profiles, in catalogue order (also `Profile.appleAppAttest`, ...).
     public static let profiles: [Profile] = [
-        .appleAppAttest, .androidKeyAttestation, .deviceBoundPasskeyImport, .webAuthnL3, .perRequestDeviceAttestation, .stepUpSigning,
+        .appleAppAttest, .androidKeyAttestation, .androidKeyAttestationGoogle, .deviceBoundPasskeyImport, .webAuthnL3, .perRequestDeviceAttestation, .stepUpSigning,
     ]
 
     /// The relying party's web origin and its Android app's origin (the app of `androidParameters`).
@@ -79,16 +79,30 @@ extension Profile {
 
     public static let androidKeyAttestation = Profile(
         name: "android-key-attestation",
-        description: "Android Key Attestation as Google recommends verifying it: chain to a Google root, revocation, challenge, hardware security level, generated key, locked and verified boot, allow-listed app.",
+        description: "Android Key Attestation as Google's page documents verifying it: chain to a Google root, revocation of every certificate, challenge, hardware security level, generated key, locked and verified boot, allow-listed app, the schema's shape; canonical DER and the tags a parser models are left to profiles that opt in.",
         families: [AndroidFamily.name],
-        rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id)),
+        rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id))
+            .subtracting(AndroidRules.googleVerifierOnly).subtracting(AndroidRules.optIn),
+        parameters: BuiltinCatalogue.androidParameters)
+
+    /// What android/keyattestation does in its default configuration, set up as its README shows (with a
+    /// ChallengeMatcher, so the challenge is checked): beside `androidKeyAttestation`, a team sees in one run where
+    /// "what Google's verifier does" and "what the documentation says" part (docs/coverage.md lists the cases).
+    public static let androidKeyAttestationGoogle = Profile(
+        name: "android-key-attestation-google",
+        description: "Android Key Attestation as android/keyattestation verifies it by default: chain of at least 3 to a Google root ending in a self-issued root, revocation below the root (REVOKED only), challenge, security level not Software, origin GENERATED, a RootOfTrust present, the schema's shape, and only the tags its parser models; boot state, lock state, app identity and purposes are left to the caller, and repeated tags read last-wins. It keeps RFC 5280 basic constraints, which android/keyattestation does not check, because the catalogue's chain-extension case (which it refuses by position) breaks that rule.",
+        families: [AndroidFamily.name],
+        rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id)).subtracting(AndroidRules.optIn)
+            .subtracting([.chainRootRevoked, .chainSuspended, .androidDeviceLocked, .androidVerifiedBootState, .androidPackage,
+                          .androidSigningDigest, .androidPublicKey, .androidPurpose, .androidKeyDescriptionUniqueTags]),
         parameters: BuiltinCatalogue.androidParameters)
 
     public static let deviceBoundPasskeyImport = Profile(
         name: "device-bound-passkey-import",
         description: "The native-app passkey import (docs/protocols/passkey-import.md): start, then complete with App Attest on iOS or, on Android, an EC P-256 key generated in the TEE or StrongBox, biometric only per use, no authTimeout, locked bootloader with verified boot, allow-listed app, a chain of 2 to 8 to a Google root that is not revoked; a signed proof of exactly six members; a single-use 10-minute challenge; five passkeys per user; then WebAuthn assertions by the imported key with optional per-approval App Attest assertions.",
         families: [AppAttestFamily.name, AndroidFamily.name, PasskeyImportFamily.name],
-        rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id) + PasskeyImportFamily.rules.map(\.id)),
+        rules: Set(AppAttestFamily.rules.map(\.id) + AndroidFamily.rules.map(\.id) + PasskeyImportFamily.rules.map(\.id))
+            .subtracting(AndroidRules.googleVerifierOnly).subtracting(AndroidRules.optIn),
         parameters: BuiltinCatalogue.appAttestParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first }.merging(BuiltinCatalogue.importParameters) { first, _ in first })
 
     public static let webAuthnL3 = Profile(

@@ -41,6 +41,9 @@ public struct DERError: Error, Hashable, Sendable, CustomStringConvertible {
         case missingElement
         /// Components the schema requires in ascending tag order are not (Android AuthorizationList).
         case outOfOrder
+        /// A component the schema allows once appears again (Android AuthorizationList: X.690 §8.9.2 encodes each
+        /// component of a SEQUENCE at most once).
+        case repeatedComponent
         /// The schema has no place for this element.
         case unexpectedElement
         /// An OBJECT IDENTIFIER that is empty or has a non-minimal sub-identifier (X.690 §8.19.2).

@@ -2,6 +2,7 @@ import AttestCatalogue
 import AttestConformance
 import AttestReference
 import AttestCrypto
+import AttestDER
 import AttestEvidence
 import Foundation
 import Testing
@@ -17,8 +18,8 @@ import Testing
         .androidPublicKey, .androidPackage, .androidSigningDigest,
     ]
 
-    /// The verdict for the chain at `path`, at `time`.
-    static func verdict(_ path: String, time: String) throws -> Verdict {
+    /// The verdict for the chain at `path`, at `time`, under `rules` (by default the integrity rules).
+    static func verdict(_ path: String, time: String, rules: Set<RuleID> = integrityRules) throws -> Verdict {
         let chain = try X509Certificate.parseChain(pem: RealSamples.text(path))
         var lenient = KeyDescription.Options.lenient
         lenient.der.allowUnsortedSets = true
@@ -27,7 +28,7 @@ import Testing
         let application = description.softwareEnforced.attestationApplicationId ?? description.hardwareEnforced.attestationApplicationId
         let anchors = try RealAndroidChainTests.hardwareRoots.map { try RealSamples.text("roots/\($0).pem") }
         let profile = Profile(name: "android-integrity", description: "", families: [AndroidFamily.name],
-                              rules: integrityRules, parameters: [
+                              rules: rules, parameters: [
             "packageName": String(decoding: application?.packages.first?.name ?? [], as: UTF8.self),
             "signatureDigest": hex(application?.signatureDigests.first ?? []),
             "attestationStatusList": try RealSamples.text("android/status-sample.json"),
@@ -56,8 +57,8 @@ import Testing
         // Keys of the system ("AndroidSystem") carry no signing digest to allow-list.
         "android/akita/sdk34/TEE_RSA_BASE+IMEI.pem": .androidSigningDigest,
         "android/blueline/sdk28/TEE_RSA_BASE+IMEI.pem": .androidSigningDigest,
-        // The two invalid samples.
-        "android/invalid/malformed_rot_device_locked.pem": .androidKeyDescriptionEncoding,
+        // A tampered leaf (its signature does not verify); malformed_rot_device_locked.pem, upstream's other
+        // "invalid" sample, is a genuine device's chain and is accepted (below).
         "android/invalid/tags_not_in_ascending_order.pem": .chainTrustAnchor,
     ]
 
@@ -85,5 +86,46 @@ extension RealAndroidVerificationTests {
         ])
         let verdict = try ReferenceVerifier(profile: profile).verdict(for: step.request, context: context)
         #expect(verdict.outcome == .reject && verdict.rule == .chainSuspended, "\(verdict)")
+    }
+}
+
+/// A genuine Google-signed chain whose RootOfTrust.deviceLocked is BOOLEAN 01 (android/keyattestation's
+/// testdata/invalid/malformed_rot_device_locked.pem, which Google's own test parses with deviceLocked true): devices
+/// emit this, so no built-in profile may refuse it, and only a profile that opts into strict DER does.
+@Suite struct GenuineNonCanonicalBooleanTests {
+    static let path = "android/invalid/malformed_rot_device_locked.pem"
+    static let time = "2026-02-13T15:08:20.000Z"
+
+    /// Every built-in profile that verifies Android chains, configured as the app that made the key (Google Photos)
+    /// would configure it. The passkey-import profile's key policy (a key that needs user authentication, P-256
+    /// only) is about which keys that API imports, not about the device, and this photos key has noAuthRequired,
+    /// so those five rules are left out.
+    @Test(arguments: BuiltinCatalogue.profiles.filter { $0.families.contains(AndroidFamily.name) }.map(\.name))
+    func everyBuiltinProfileAcceptsIt(profileName: String) throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
+        #expect(!profile.enforces(.androidKeyDescriptionStrictDER))
+        let rules = profile.rules.subtracting(AndroidRules.keyPolicy.map(\.id))
+            .filter { $0.rawValue.hasPrefix("android.") || $0.rawValue.hasPrefix("chain.") }
+        #expect(rules.contains(.androidKeyDescriptionEncoding) && rules.contains(.androidRootOfTrust))
+        let verdict = try RealAndroidVerificationTests.verdict(Self.path, time: Self.time, rules: Set(rules))
+        #expect(verdict == .accept, "\(verdict.rule?.rawValue ?? "-"): \(verdict.reason ?? "")")
+    }
+
+    /// A user's strict profile opts in and refuses it, naming the rule and the byte.
+    @Test func aStrictDERProfileRefusesIt() throws {
+        let rules = Profile.androidKeyAttestation.rules.union([.androidKeyDescriptionStrictDER])
+        let verdict = try RealAndroidVerificationTests.verdict(Self.path, time: Self.time, rules: rules)
+        #expect(verdict.outcome == .reject && verdict.rule == .androidKeyDescriptionStrictDER, "\(verdict)")
+        #expect(verdict.reason?.contains("invalidBoolean") == true, "\(verdict.reason ?? "")")
+    }
+
+    /// The lenient reading is Google's: deviceLocked TRUE.
+    @Test func itReadsAsLocked() throws {
+        let chain = try X509Certificate.parseChain(pem: RealSamples.text(Self.path))
+        var options = KeyDescription.Options.default
+        options.der.allowNonCanonicalBooleans = true
+        let description = try KeyDescription(der: try #require(chain[0].extension(KeyDescription.extensionOID)?.value), options: options)
+        #expect(description.hardwareEnforced.rootOfTrust?.deviceLocked == true)
+        #expect(throws: DERError.self) { try KeyDescription(der: chain[0].extension(KeyDescription.extensionOID)?.value ?? [], options: .default) }
     }
 }

@@ -70,6 +70,17 @@ public enum AndroidFamily: CatalogueFamily {
         }
     }
 
+    /// Every order of the four-certificate factory chain but the right one (0, 1, 2, 3).
+    static let factoryOrders: [[Int]] = {
+        func permutations(_ items: [Int]) -> [[Int]] {
+            guard let first = items.first else { return [[]] }
+            return permutations(Array(items.dropFirst())).flatMap { rest in
+                (0...rest.count).map { position in var order = rest; order.insert(first, at: position); return order }
+            }
+        }
+        return permutations([0, 1, 2, 3]).filter { $0 != [0, 1, 2, 3] }.sorted { $0.lexicographicallyPrecedes($1) }
+    }()
+
     static let definitions: [Definition] = [
         Definition(variant: "remotely-provisioned", rule: nil, importance: .critical,
                    description: "A TEE attestation of a generated P-256 signing key on a locked, verified device, RKP chain.") { _, _ in },
@@ -96,8 +107,8 @@ public enum AndroidFamily: CatalogueFamily {
             scenario.extensionKey = try forge.key("chain extension")
             scenario.submittedKey = try forge.key("chain extension").publicKey
         },
-        Definition(variant: "root", rule: .chainRevoked, importance: .critical,
-                   description: "The root's serial is REVOKED in the status list.") { scenario, forge in
+        Definition(variant: "ec-root", rule: .chainRootRevoked, importance: .critical,
+                   description: "The root's serial is REVOKED in the status list (android/keyattestation never looks the root up).") { scenario, forge in
             scenario.revoke(forge.pki.ecRoot.certificate, .revoked)
         },
         Definition(variant: "intermediate", rule: .chainRevoked, importance: .critical,
@@ -119,17 +130,29 @@ public enum AndroidFamily: CatalogueFamily {
         // Chain shape.
         Definition(variant: "nine-certificates", rule: .androidChainLength, importance: .low,
                    description: "Four unrelated certificates follow the root: nine in all.") { scenario, forge in
-            scenario.appended = [forge.pki.rsaRoot.certificate, forge.pki.softwareRoot.certificate,
-                                 forge.pki.softwareIntermediate.certificate, forge.pki.factoryBatch.certificate]
+            // Ending in a self-issued root, so that only the length is wrong (not android.chain.includesRoot).
+            scenario.appended = [forge.pki.factoryBatch.certificate, forge.pki.softwareIntermediate.certificate,
+                                 forge.pki.rsaRoot.certificate, forge.pki.softwareRoot.certificate]
         },
         Definition(variant: "one-certificate", rule: .androidChainLength, importance: .medium,
                    description: "The leaf alone, issued straight by the root.") { scenario, _ in scenario.leafOnly = true },
         Definition(variant: "reversed", rule: .androidChainOrder, importance: .medium,
                    description: "The chain is root first.") { scenario, _ in scenario.reversed = true },
+    ] + factoryOrders.map { order in
+        Definition(variant: "factory-order-" + order.map(String.init).joined(), rule: .androidChainOrder, importance: .low,
+                   description: "The factory chain (0 leaf, 1 batch, 2 intermediate, 3 root) sent in the order \(order.map(String.init).joined(separator: ", ")).") { scenario, _ in
+            scenario.attestation.shape = .factory
+            scenario.order = order
+        }
+    } + [
+        Definition(variant: "without-root", rule: .androidChainIncludesRoot, importance: .low,
+                   description: "The RKP chain without its root: the verifier pins the root by subject and key, so no copy is needed.") { scenario, _ in
+            scenario.withoutRoot = true
+        },
 
         // KeyDescription encoding and position.
-        Definition(variant: "boolean-01", rule: .androidKeyDescriptionEncoding, importance: .medium,
-                   description: "RootOfTrust.deviceLocked is BOOLEAN 01, not FF (android/keyattestation testdata).") { scenario, _ in
+        Definition(variant: "boolean-01", rule: .androidKeyDescriptionStrictDER, importance: .medium,
+                   description: "RootOfTrust.deviceLocked is BOOLEAN 01, not FF, as a real device wrote it (android/keyattestation testdata malformed_rot_device_locked.pem).") { scenario, _ in
             scenario.keyDescriptionBytes = { bytes in
                 guard let index = (0..<(bytes.count - 2)).first(where: { bytes[$0...($0 + 2)].elementsEqual([0x01, 0x01, 0xff]) }) else { return bytes }
                 var changed = bytes
@@ -137,7 +160,7 @@ public enum AndroidFamily: CatalogueFamily {
                 return changed
             }
         },
-        Definition(variant: "tags-out-of-order", rule: .androidKeyDescriptionEncoding, importance: .medium,
+        Definition(variant: "tags-out-of-order", rule: .androidKeyDescriptionStrictDER, importance: .medium,
                    description: "hardwareEnforced lists algorithm [2] before purpose [1].") { scenario, _ in
             hardware(&scenario) { $0.fields.swapAt(0, 1) }
         },
@@ -159,6 +182,23 @@ public enum AndroidFamily: CatalogueFamily {
                 guard let index = list.fields.firstIndex(where: { $0.tag == AuthorizationTag.origin.rawValue }) else { return }
                 list.fields[index].value = .unknown(.implicit(702, .integer(KeyMintValues.originGenerated)))
             }
+        },
+        Definition(variant: "root-of-trust-twice", rule: .androidKeyDescriptionUniqueTags, importance: .high,
+                   description: "hardwareEnforced carries RootOfTrust twice, locked then unlocked: a first-wins reader sees a locked bootloader, a last-wins reader (android/keyattestation) an unlocked one.") { scenario, _ in
+            hardware(&scenario) { list in
+                guard let index = list.fields.firstIndex(where: { $0.tag == AuthorizationTag.rootOfTrust.rawValue }),
+                      var root = list.rootOfTrust else { return }
+                root.deviceLocked = false
+                list.fields.insert(.init(.rootOfTrust, .rootOfTrust(root)), at: index + 1)
+            }
+        },
+        Definition(variant: "outside-schema", rule: .androidKeyDescriptionKnownTags, importance: .low,
+                   description: "hardwareEnforced ends with [1000] NULL, a tag outside the AOSP schema (a newer KeyMint's, or a vendor's).") { scenario, _ in
+            hardware(&scenario) { $0.fields.append(.init(1000, .flag)) }
+        },
+        Definition(variant: "rollback-resistance", rule: .androidKeyDescriptionKnownTags, importance: .medium,
+                   description: "hardwareEnforced carries rollbackResistance [303], a schema tag StrongBox keys carry that android/keyattestation's parser leaves out.") { scenario, _ in
+            hardware(&scenario) { $0.set(.rollbackResistance, .flag) }
         },
         Definition(variant: "twice", rule: .androidKeyDescriptionPosition, importance: .medium,
                    description: "The leaf carries the KeyDescription extension twice.") { scenario, _ in

@@ -115,7 +115,7 @@ public enum AppAttestFamily: CatalogueFamily {
         Definition(variant: "swapped", rule: .appAttestCertificateList, importance: .medium,
                    description: "x5c lists the intermediate before the credential certificate.",
                    baseline: .attestation) { scenario, _ in scenario.attestation.certificateList = .swapped },
-        Definition(variant: "root-included", rule: .appAttestCertificateList, importance: .low,
+        Definition(variant: "root-included", rule: .appAttestExtraCertificates, importance: .low,
                    description: "x5c also carries the root.", baseline: .attestation) { scenario, forge in
             scenario.attestation.certificateList = .appending(forge.pki.root)
         },

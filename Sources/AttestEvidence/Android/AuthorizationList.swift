@@ -30,8 +30,17 @@ public struct AuthorizationList: Hashable, Sendable {
 
     public var fields: [Field]
 
-    /// False when the fields are not in ascending tag order (read with `allowUnorderedTags`, or forged so).
-    public var tagsAscending: Bool { zip(fields, fields.dropFirst()).allSatisfy { $0.tag < $1.tag } }
+    /// False when the fields are not in ascending tag order (read with `allowUnorderedTags`, or forged so); a
+    /// repeated tag right after itself is `repeatedTags`, not disorder.
+    public var tagsAscending: Bool { zip(fields, fields.dropFirst()).allSatisfy { $0.tag <= $1.tag } }
+
+    /// Tags that appear more than once (read with `allowRepeatedTags`, or forged so), in order of first repetition.
+    /// `self[tag]` reads the first occurrence; android/keyattestation's parser keeps the last.
+    public var repeatedTags: [UInt64] {
+        var seen = Set<UInt64>(), repeated: [UInt64] = []
+        for field in fields where !seen.insert(field.tag).inserted && !repeated.contains(field.tag) { repeated.append(field.tag) }
+        return repeated
+    }
 
     public init(_ fields: [Field] = []) { self.fields = fields }
 
@@ -92,6 +101,7 @@ public struct AuthorizationList: Hashable, Sendable {
         var list = try element.contents(field: name)
         var fields: [Field] = []
         var previous: UInt64?
+        var seen = Set<UInt64>()
         while let tagged = list.remaining.first {
             _ = try list.next()
             let identifier = tagged.identifier
@@ -100,7 +110,10 @@ public struct AuthorizationList: Hashable, Sendable {
                 throw DERError(.unexpectedTag(expected: .explicit(identifier.tagNumber), found: identifier),
                                at: tagged.location, field: path)
             }
-            if let previous, identifier.tagNumber <= previous, !options.allowUnorderedTags {
+            if !seen.insert(identifier.tagNumber).inserted, !options.allowRepeatedTags {
+                throw DERError(.repeatedComponent, at: tagged.location, field: "\(name): tag \(identifier.tagNumber) again")
+            }
+            if let previous, identifier.tagNumber < previous, !options.allowUnorderedTags {
                 throw DERError(.outOfOrder, at: tagged.location, field: "\(name): tag \(identifier.tagNumber) after \(previous)")
             }
             previous = identifier.tagNumber

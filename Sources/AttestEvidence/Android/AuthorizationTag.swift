@@ -55,3 +55,13 @@ public enum KeyMintValues {
     public static let authenticatorFingerprint: Int64 = 2
     public static let authenticatorAny: Int64 = 0xFFFF_FFFF
 }
+
+extension AuthorizationTag {
+    /// The tags android/keyattestation's parser models (its KeyMintTag enum in Extension.kt, at 47f970d): it refuses
+    /// a KeyDescription with any other tag (UNKNOWN_TAG_NUMBER), the schema tags 7, 8, 303, 305, 502 and 720 it
+    /// leaves out on purpose and the legacy 600 and 601 included.
+    public static let modelledByAndroidKeyattestation: Set<UInt64> = [
+        1, 2, 3, 4, 5, 6, 10, 11, 200, 203, 400, 401, 402, 405, 503, 504, 505, 506, 507, 508, 509,
+        701, 702, 703, 704, 705, 706, 709, 710, 711, 712, 713, 714, 715, 716, 717, 718, 719, 723, 724,
+    ]
+}

@@ -42,6 +42,8 @@ public struct KeyDescription: Hashable, Sendable {
     public struct Options: Hashable, Sendable {
         /// Accept AuthorizationList tags out of ascending order (recorded in `tagsAscending`).
         public var allowUnorderedTags = false
+        /// Accept an AuthorizationList tag more than once (recorded in `repeatedTags`; lookups read the first).
+        public var allowRepeatedTags = false
         /// Ignore elements after the eighth (a schema-lenient parser).
         public var allowExtraElements = false
         /// Read an INTEGER where ENUMERATED belongs (a parser that does not check the universal tag).
@@ -67,6 +69,7 @@ public struct KeyDescription: Hashable, Sendable {
         public static let lenient: Options = {
             var options = Options()
             options.allowUnorderedTags = true
+            options.allowRepeatedTags = true
             options.allowExtraElements = true
             options.allowIntegerForEnumerated = true
             options.allowImplicitTags = true

@@ -16,6 +16,7 @@ extension RuleID {
     public static let chainValidity: RuleID = "chain.validity"
     public static let chainBasicConstraints: RuleID = "chain.basicConstraints"
     public static let chainRevoked: RuleID = "chain.revoked"
+    public static let chainRootRevoked: RuleID = "chain.rootRevoked"
     public static let chainSuspended: RuleID = "chain.suspended"
 }
 
@@ -24,6 +25,7 @@ extension RuleID {
     public static let appAttestStructure: RuleID = "appattest.structure"
     public static let appAttestFormat: RuleID = "appattest.fmt"
     public static let appAttestCertificateList: RuleID = "appattest.x5c"
+    public static let appAttestExtraCertificates: RuleID = "appattest.x5cExtraCertificates"
     public static let appAttestNonce: RuleID = "appattest.nonce"
     public static let appAttestNonceEncoding: RuleID = "appattest.nonceEncoding"
     public static let appAttestKeyId: RuleID = "appattest.keyId"
@@ -42,7 +44,11 @@ extension RuleID {
 extension RuleID {
     public static let androidChainLength: RuleID = "android.chain.length"
     public static let androidChainOrder: RuleID = "android.chain.order"
+    public static let androidChainIncludesRoot: RuleID = "android.chain.includesRoot"
     public static let androidKeyDescriptionEncoding: RuleID = "android.keyDescription.encoding"
+    public static let androidKeyDescriptionStrictDER: RuleID = "android.keyDescription.strictDer"
+    public static let androidKeyDescriptionUniqueTags: RuleID = "android.keyDescription.uniqueTags"
+    public static let androidKeyDescriptionKnownTags: RuleID = "android.keyDescription.knownTags"
     public static let androidKeyDescriptionPosition: RuleID = "android.keyDescription.position"
     public static let androidChallenge: RuleID = "android.attestationChallenge"
     public static let androidSecurityLevel: RuleID = "android.securityLevel"

@@ -16,6 +16,10 @@ public struct AndroidScenario: Sendable {
     public var appended: [X509Certificate] = []
     /// Reverse the chain (root first).
     public var reversed = false
+    /// Send the chain in this order: indices into the correct chain, leaf 0 to root (before `appended`).
+    public var order: [Int]?
+    /// Leave the root out (a verifier that pins it by subject and key needs no copy).
+    public var withoutRoot = false
     /// Issue the chain from this PKI instead (same names, other keys).
     public var attackerPKI: AndroidPKI?
     /// Re-issue the CA at this index above the leaf (0 is the nearest) as expired.
@@ -66,6 +70,8 @@ public struct AndroidScenario: Sendable {
                 extensions: chain[0].extensions)
             chain.insert(forged, at: 0)
         }
+        if let order, order.sorted() == Array(chain.indices) { chain = order.map { chain[$0] } }
+        if withoutRoot { chain.removeLast() }
         chain += appended
         return reversed ? chain.reversed() : chain
     }

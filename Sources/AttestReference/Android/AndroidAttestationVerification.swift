@@ -27,9 +27,15 @@ enum AndroidAttestationVerification {
         try policy.require(.androidChainLength, (2...8).contains(certificates.count),
                            "the chain has \(certificates.count) certificates, not 2 to 8")
         let leaf = try Self.leaf(certificates, policy: policy)
+        if let last = certificates.last {
+            try policy.require(.androidChainIncludesRoot, last.issuerDER == last.subjectDER,
+                               "the chain ends in \(last.subject), not in a self-issued root")
+        }
         try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy)
         for certificate in certificates {
             switch statusList.entry(serialNumber: certificate.serialNumber)?.status {
+            case .revoked? where certificate.issuerDER == certificate.subjectDER:
+                try policy.require(.chainRootRevoked, false, "the root \(certificate.subject) (serial \(hex(certificate.serialNumber))) is REVOKED")
             case .revoked?:
                 try policy.require(.chainRevoked, false, "\(certificate.subject) (serial \(hex(certificate.serialNumber))) is REVOKED")
             case .suspended?:
@@ -42,12 +48,37 @@ enum AndroidAttestationVerification {
         guard let extensionValue = leaf.extension(KeyDescription.extensionOID)?.value else {
             throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "the leaf has no KeyDescription extension")
         }
+        // The schema's shape first; what it leaves to canonical DER and repeated tags have rules of their own.
+        var options: KeyDescription.Options = policy.enforces(.androidKeyDescriptionEncoding) ? .default : .lenient
+        options.allowUnorderedTags = true
+        options.allowRepeatedTags = true
+        options.der.allowNonCanonicalBooleans = true
         let description: KeyDescription
         do {
-            description = try KeyDescription(
-                der: extensionValue, options: policy.enforces(.androidKeyDescriptionEncoding) ? .default : .lenient)
+            description = try KeyDescription(der: extensionValue, options: options)
         } catch {
             throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "KeyDescription: \(error)")
+        }
+        if policy.enforces(.androidKeyDescriptionStrictDER) {
+            var canonical = options
+            canonical.allowUnorderedTags = false
+            canonical.der.allowNonCanonicalBooleans = false
+            do {
+                _ = try KeyDescription(der: extensionValue, options: canonical)
+            } catch {
+                throw RuleViolation(rule: .androidKeyDescriptionStrictDER, reason: "KeyDescription is not canonical DER: \(error)")
+            }
+        }
+        let lists = [("softwareEnforced", description.softwareEnforced), ("hardwareEnforced", description.hardwareEnforced)]
+        for (name, list) in lists {
+            try policy.require(.androidKeyDescriptionUniqueTags, list.repeatedTags.isEmpty,
+                               "\(name) repeats tag \(list.repeatedTags.map(String.init).joined(separator: ", "))")
+            // allApplications (600) has a rule of its own, whose cases would otherwise be refused here first.
+            let unknown = list.fields.map(\.tag).filter {
+                !AuthorizationTag.modelledByAndroidKeyattestation.contains($0) && $0 != AuthorizationTag.allApplications.rawValue
+            }
+            try policy.require(.androidKeyDescriptionKnownTags, unknown.isEmpty,
+                               "\(name) carries tag \(unknown.map(String.init).joined(separator: ", ")), which android/keyattestation's parser does not model")
         }
         try policy.require(.androidKeyDescriptionPosition,
                            !certificates.contains { $0 != leaf && ChainChecks.isCA($0) && $0.extension(KeyDescription.extensionOID) != nil },
@@ -101,12 +132,16 @@ enum AndroidAttestationVerification {
                            "authTimeout is present")
     }
 
-    /// `certificates[0]` once the order is checked (each certificate up to the self-issued root issued by the
-    /// next); without `android.chain.order`, the certificate that issued none of the others.
+    /// `certificates[0]` once the order is checked (it issued none of the others, and each certificate up to the
+    /// self-issued root is issued by the next); without `android.chain.order`, the certificate that issued none of
+    /// the others.
     static func leaf(_ certificates: [X509Certificate], policy: Policy) throws -> X509Certificate {
         guard policy.enforces(.androidChainOrder) else { return ChainChecks.pathLeaf(certificates) }
         if certificates.count > 1, certificates[0].issuerDER == certificates[0].subjectDER {
             throw RuleViolation(rule: .androidChainOrder, reason: "the first certificate is a self-issued root, not the leaf")
+        }
+        if let issued = certificates.dropFirst().first(where: { $0.issuerDER == certificates[0].subjectDER }) {
+            throw RuleViolation(rule: .androidChainOrder, reason: "the first certificate, \(certificates[0].subject), issued \(issued.subject): it is not the leaf")
         }
         for (certificate, next) in zip(certificates, certificates.dropFirst()) {
             if certificate.issuerDER == certificate.subjectDER { break }
