@@ -111,3 +111,32 @@ import Testing
         #expect(changed > judged * 3 / 4)
     }
 }
+
+/// Certificate-path verification is remembered by the exact bytes it depends on (fuzzing throughput), so a
+/// mutation inside the chain must still reach OpenSSL: the verdict on a chain whose intermediate's signature has
+/// one bit flipped is a refusal even right after the genuine chain was verified and remembered.
+@Suite struct RememberedChainTests {
+    @Test func aMutationInsideARememberedChainIsStillRefused() throws {
+        let profile = Profile.androidKeyAttestation
+        let valid = try #require(try BuiltinCatalogue.cases(for: profile, seed: 1).first { $0.rule == nil })
+        let chain = try #require(valid.steps[0].inputs[.certificateChain])
+        let verifier = ReferenceVerifier(profile: profile)
+        func verdict(_ bytes: [UInt8]) throws -> Verdict {
+            var inputs = valid.steps[0].inputs
+            inputs[.certificateChain] = bytes
+            return try verifier.verdict(for: Step(kind: valid.steps[0].kind, inputs: inputs).request, context: valid.context)
+        }
+        #expect(try verdict(chain) == .accept)
+        #expect(try verdict(chain) == .accept, "a remembered answer is the same answer")
+        // The last byte of the second certificate is inside its signature (the BIT STRING ends the certificate).
+        let certificates = try DERReader.parseSequence(chain)
+        let end = certificates[0].serialized.count + certificates[1].serialized.count
+        for flip: UInt8 in [0x01, 0x80] {
+            var mutated = chain
+            mutated[end - 1] ^= flip
+            let refused = try verdict(mutated)
+            #expect(refused.outcome == .reject && refused.rule == .chainTrustAnchor, "\(refused)")
+        }
+        #expect(try verdict(chain) == .accept)
+    }
+}
