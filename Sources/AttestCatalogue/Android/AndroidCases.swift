@@ -145,6 +145,19 @@ public enum AndroidFamily: CatalogueFamily {
             scenario.order = order
         }
     } + [
+        // ATTEST_KEY on a factory-provisioned device. (On an RKP device the extra CA exceeds Droid CA2's
+        // pathLenConstraint of 2, as on real RKP chains, so RFC 5280 path validation refuses it: not forged as valid.)
+        Definition(variant: "factory", rule: .androidChainAttestKey, importance: .medium,
+                   description: "An ATTEST_KEY chain: the leaf is issued by the app's attestation key, whose certificate (keyCertSign, cA, its own KeyDescription with purpose ATTEST_KEY) the factory chain's batch key issued.") { scenario, forge in
+            scenario.attestation.shape = .factory
+            scenario.attestKey = try forge.key("attest key")
+        },
+        Definition(variant: "attest-key-that-signs", rule: .androidKeyDescriptionPosition, importance: .high,
+                   description: "An ATTEST_KEY chain whose attestation key may also SIGN: its certificate's KeyDescription is no attestation key's, so it is a KeyDescription on a CA.") { scenario, forge in
+            scenario.attestation.shape = .factory
+            scenario.attestKey = try forge.key("attest key")
+            scenario.attestKeyPurposes = [KeyMintValues.purposeSign, KeyMintValues.purposeAttestKey]
+        },
         Definition(variant: "without-root", rule: .androidChainIncludesRoot, importance: .low,
                    description: "The RKP chain without its root: the verifier pins the root by subject and key, so no copy is needed.") { scenario, _ in
             scenario.withoutRoot = true

@@ -25,6 +25,12 @@ public enum AndroidRules {
              source: "AOSP KeyCreationResult.aidl (the shape devices return); RFC 5280 §6.1.1 (d)",
              ownerVerifier: "\(google) refuses a chain whose last certificate is not self-issued ('Root certificate not found', KeyAttestationCertPath.kt), though it never verifies that certificate: the anchor is chosen by the top intermediate's issuer name and verified with the anchor's own key",
              bugClass: .parsing),
+        Rule(.androidChainAttestKey,
+             "No app attestation key certificate (ATTEST_KEY) sits between the leaf and the device's chain.", level: .policy,
+             quote: "(none - AOSP documents the shape: 'Asymmetric key attestation with caller-provided key ... the returned certificate chain must contain only an attestation certificate signed with the specified key', whose key has KeyPurpose::ATTEST_KEY, 'Keys with this purpose must not have any other purpose', and its certificate keyCertSign; Google step 6: 'Don't assume that the key attestation certificate extension is in the leaf certificate of the chain')",
+             source: "AOSP KeyCreationResult.aidl case 2 and KeyPurpose.aidl; Google step 6. Such a chain is still held to every other rule, and its attestation key certificate to these: it issues the leaf, has keyCertSign, its KeyDescription has the schema's shape, ATTEST_KEY as its only purpose (else android.keyDescription.position), a TEE or StrongBox security level and origin GENERATED",
+             ownerVerifier: "\(google) refuses it ('Only the target certificate should contain an attestation extension', next to a TODO to support ATTEST_KEY chains)",
+             bugClass: .trust),
         Rule(.androidKeyDescriptionEncoding,
              "The leaf's KeyDescription has the AOSP schema's shape: 8 elements, ENUMERATED security levels, EXPLICIT-tagged authorization fields.",
              level: .must, quote: "KeyDescription ::= SEQUENCE { attestationVersion INTEGER, attestationSecurityLevel SecurityLevel, ... softwareEnforced AuthorizationList, hardwareEnforced AuthorizationList } ; SecurityLevel ::= ENUMERATED ; purpose [1] EXPLICIT SET OF INTEGER OPTIONAL ...",
@@ -105,7 +111,7 @@ public enum AndroidRules {
     ]
 
     /// Rules only a profile that follows android/keyattestation enforces (documentation does not ask for them).
-    public static let googleVerifierOnly: [RuleID] = [.androidChainIncludesRoot, .androidKeyDescriptionKnownTags]
+    public static let googleVerifierOnly: [RuleID] = [.androidChainIncludesRoot, .androidChainAttestKey, .androidKeyDescriptionKnownTags]
     /// Rules no built-in profile enforces: a user's own profile opts in.
     public static let optIn: [RuleID] = [.androidKeyDescriptionStrictDER]
 

@@ -49,6 +49,9 @@ public enum KeyMintValues {
     public static let curveP384: Int64 = 2
     public static let purposeSign: Int64 = 2
     public static let purposeVerify: Int64 = 3
+    /// ATTEST_KEY (KeyMint 2): 'Usable as an attestation signing key. Keys with this purpose must not have any
+    /// other purpose.' (AOSP KeyPurpose.aidl)
+    public static let purposeAttestKey: Int64 = 7
     public static let originGenerated: Int64 = 0
     public static let originImported: Int64 = 2
     public static let authenticatorPassword: Int64 = 1

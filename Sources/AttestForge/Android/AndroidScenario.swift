@@ -20,6 +20,12 @@ public struct AndroidScenario: Sendable {
     public var order: [Int]?
     /// Leave the root out (a verifier that pins it by subject and key needs no copy).
     public var withoutRoot = false
+    /// ATTEST_KEY (AOSP KeyCreationResult case 2): the leaf is issued by this app attestation key, whose own
+    /// certificate (keyCertSign, a KeyDescription with `attestKeyPurposes`) the device chain issued.
+    public var attestKey: PrivateKey?
+    public var attestKeyPurposes: [Int64] = [KeyMintValues.purposeAttestKey]
+    /// The challenge the app attestation key was generated under (another ceremony than the leaf's).
+    public var attestKeyChallenge: [UInt8] = Array("attest key generation".utf8)
     /// Issue the chain from this PKI instead (same names, other keys).
     public var attackerPKI: AndroidPKI?
     /// Re-issue the CA at this index above the leaf (0 is the nearest) as expired.
@@ -57,6 +63,21 @@ public struct AndroidScenario: Sendable {
         if let index = expiredAuthority {
             authorities[index] = try Self.reissue(authorities[index], under: authorities[index + 1],
                                                   validity: (ForgeSeed.referenceTime - 90 * 86_400, ForgeSeed.referenceTime - 86_400))
+        }
+        if let attestKey {
+            var description = blueprint.keyDescription
+            description.attestationChallenge = attestKeyChallenge
+            description.hardwareEnforced.set(.purpose, .integerSet(attestKeyPurposes))
+            let certificate = try CertificateAuthority.issue(
+                serial: [0x0a], subject: X509Name([.commonName("App Attestation Key"), .organization("attest-harness TEST")]),
+                key: attestKey.publicKey, issuer: try authorities[0].name, signer: authorities[0].key,
+                validity: blueprint.leafValidity, extensions: [
+                    // As KeyMint's reference TA writes it: keyCertSign for an ATTEST_KEY purpose, and then
+                    // basicConstraints cA TRUE.
+                    .keyUsage([.keyCertSign]), .basicConstraints(ca: true),
+                    CertificateExtension(oid: KeyDescription.extensionOID, value: description.der),
+                ])
+            authorities.insert(AndroidPKI.Authority(certificate: certificate, key: attestKey), at: 0)
         }
         blueprint.keyDescriptionOverride = keyDescriptionBytes.map { $0(blueprint.keyDescription.der) }
         if leafOnly { return [try blueprint.render(authorities: [authorities[authorities.count - 1]])[0]] }

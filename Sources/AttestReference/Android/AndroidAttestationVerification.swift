@@ -80,8 +80,22 @@ enum AndroidAttestationVerification {
             try policy.require(.androidKeyDescriptionKnownTags, unknown.isEmpty,
                                "\(name) carries tag \(unknown.map(String.init).joined(separator: ", ")), which android/keyattestation's parser does not model")
         }
+        // An app attestation key (ATTEST_KEY, AOSP KeyCreationResult case 2): the certificate that issued the leaf,
+        // with keyCertSign and a KeyDescription of its own.
+        let attestKeyCertificate = certificates.first {
+            $0 != leaf && $0.subjectDER == leaf.issuerDER && ChainChecks.signsCertificates($0)
+                && $0.extension(KeyDescription.extensionOID) != nil
+        }
+        if let attestKeyCertificate {
+            try policy.require(.androidChainAttestKey, false,
+                               "the leaf is issued by an app attestation key (ATTEST_KEY) certificate, \(attestKeyCertificate.subject)")
+            try Self.checkAttestKey(attestKeyCertificate, options: options, policy: policy)
+        }
         try policy.require(.androidKeyDescriptionPosition,
-                           !certificates.contains { $0 != leaf && ChainChecks.isCA($0) && $0.extension(KeyDescription.extensionOID) != nil },
+                           !certificates.contains {
+                               $0 != leaf && $0 != attestKeyCertificate && (ChainChecks.isCA($0) || ChainChecks.signsCertificates($0))
+                                   && $0.extension(KeyDescription.extensionOID) != nil
+                           },
                            "a CA certificate carries a KeyDescription")
         try policy.require(.androidKeyDescriptionPosition,
                            leaf.extensions.filter { $0.oid == KeyDescription.extensionOID }.count == 1,
@@ -130,6 +144,27 @@ enum AndroidAttestationVerification {
         }
         try policy.require(.androidAuthTimeout, !hardware.contains(.authTimeout) && !software.contains(.authTimeout),
                            "authTimeout is present")
+    }
+
+    /// The rules an app attestation key's own certificate is still held to: its KeyDescription has the schema's
+    /// shape, ATTEST_KEY is its key's only purpose (AOSP KeyPurpose.aidl: 'Keys with this purpose must not have any
+    /// other purpose'), and the key was generated in the TEE or StrongBox.
+    static func checkAttestKey(_ certificate: X509Certificate, options: KeyDescription.Options, policy: Policy) throws {
+        let description: KeyDescription
+        do {
+            description = try KeyDescription(der: certificate.extension(KeyDescription.extensionOID)?.value ?? [], options: options)
+        } catch {
+            throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "the attestation key's KeyDescription: \(error)")
+        }
+        let purposes = description.hardwareEnforced.integerSet(.purpose) ?? []
+        try policy.require(.androidKeyDescriptionPosition, purposes == [KeyMintValues.purposeAttestKey],
+                           "\(certificate.subject) carries a KeyDescription, but its key's purposes \(purposes) are not ATTEST_KEY alone")
+        try policy.require(.androidSecurityLevel,
+                           description.attestationSecurityLevel == description.keyMintSecurityLevel
+                               && [KeyDescription.trustedEnvironment, KeyDescription.strongBox].contains(description.attestationSecurityLevel),
+                           "the attestation key's security levels \(description.attestationSecurityLevel)/\(description.keyMintSecurityLevel) are not both TEE or StrongBox")
+        try policy.require(.androidOrigin, description.hardwareEnforced.integer(.origin) == KeyMintValues.originGenerated,
+                           "the attestation key's origin is not GENERATED")
     }
 
     /// `certificates[0]` once the order is checked (it issued none of the others, and each certificate up to the

@@ -27,6 +27,13 @@ enum ChainChecks {
     }
 
     /// True when the certificate's basic constraints say cA TRUE.
+    /// True when the certificate's keyUsage (RFC 5280 §4.2.1.3) asserts keyCertSign (bit 5).
+    static func signsCertificates(_ certificate: X509Certificate) -> Bool {
+        guard let value = certificate.extension("2.5.29.15")?.value,
+              let bits = (try? DERReader.parse(value))?.primitiveBytes, bits.count >= 2 else { return false }
+        return bits[1] & 0x04 != 0
+    }
+
     static func isCA(_ certificate: X509Certificate) -> Bool {
         guard let value = certificate.extension("2.5.29.19")?.value,
               var fields = try? DERReader.parse(value).contents() else { return false }
