@@ -39,6 +39,12 @@ extension AttestationVerifier {
     public var suiteSize: Int { 1 }
 
     public func verdicts(forSuite cases: [VerifierCase], profile: Profile) async -> [Result<[Verdict], any Error>] {
+        await verdictsOneByOne(cases, profile: profile)
+    }
+
+    /// Each of `cases` through `verdicts(for:profile:)`, its failure kept as its result: the default suite answer,
+    /// and the fallback of a verifier whose suite failed as a whole.
+    public func verdictsOneByOne(_ cases: [VerifierCase], profile: Profile) async -> [Result<[Verdict], any Error>] {
         var results: [Result<[Verdict], any Error>] = []
         for testCase in cases {
             do {

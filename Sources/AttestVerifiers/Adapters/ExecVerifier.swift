@@ -74,15 +74,7 @@ public struct ExecVerifier: AttestationVerifier {
                     ?? .failure(VerifierFailure.contract("the results have no entry for case \(testCase.id)"))
             }
         }
-        var outcomes: [Result<[Verdict], any Error>] = []
-        for testCase in cases {
-            do {
-                outcomes.append(.success(try await verdicts(for: testCase, profile: profile)))
-            } catch {
-                outcomes.append(.failure(error))
-            }
-        }
-        return outcomes
+        return await verdictsOneByOne(cases, profile: profile)
     }
 
     /// Runs one child on `suite` and reads its results document, within the timeout.
