@@ -61,20 +61,43 @@ final class DeterministicRandomness: @unchecked Sendable {
         guard let context = EVP_CIPHER_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_CIPHER_CTX_new") }
         defer { EVP_CIPHER_CTX_free(context) }
         let iv = [UInt8](repeating: 0, count: 16)
-        try check(EVP_EncryptInit_ex(context, EVP_aes_256_ctr(), nil, key, iv), "EVP_EncryptInit_ex")
+        try check(EVP_EncryptInit_ex2(context, try Fetched.aes256CTR.get(), key, iv, nil), "EVP_EncryptInit_ex2")
         let zeros = [UInt8](repeating: 0, count: count)
         var out = [UInt8](repeating: 0, count: count + 16)
         var written: Int32 = 0
         try check(EVP_EncryptUpdate(context, &out, &written, zeros, Int32(count)), "EVP_EncryptUpdate")
-        return Array(out.prefix(count))
+        out.removeLast(16)
+        return out
     }
+}
+
+/// Algorithms fetched once from the default library context and kept for the life of the process.
+///
+/// Sound to share: a fetched algorithm is an immutable, reference-counted description of an implementation (which
+/// provider, which functions), the same object every fetch of the same name in the same context would return; using
+/// it from many threads at once is what OpenSSL's fetch cache does itself. Fetching it per call (or passing the legacy
+/// `EVP_aes_256_ctr()`, which OpenSSL 3 turns into a fetch on every init) only repeated a locked name-map look-up.
+enum Fetched {
+    /// HKDF, for `hkdfSHA256`.
+    nonisolated(unsafe) static let hkdf: Result<OpaquePointer, AttestCryptoError> = {
+        guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { return .failure(.fromQueue("EVP_KDF_fetch HKDF")) }
+        return .success(kdf)
+    }()
+
+    /// AES-256-CTR, for the keystreams of `DeterministicRandomness.stream`.
+    nonisolated(unsafe) static let aes256CTR: Result<OpaquePointer, AttestCryptoError> = {
+        guard let cipher = EVP_CIPHER_fetch(nil, "AES-256-CTR", nil) else {
+            return .failure(.fromQueue("EVP_CIPHER_fetch AES-256-CTR"))
+        }
+        return .success(cipher)
+    }()
 }
 
 /// HKDF (RFC 5869) with SHA-256, from OpenSSL's KDF provider.
 public func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int) throws -> [UInt8] {
-    guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { throw AttestCryptoError.fromQueue("EVP_KDF_fetch HKDF") }
-    defer { EVP_KDF_free(kdf) }
-    guard let context = EVP_KDF_CTX_new(kdf) else { throw AttestCryptoError.fromQueue("EVP_KDF_CTX_new") }
+    // A fresh context per call: OpenSSL 3.0's HKDF cannot be copied (EVP_KDF_CTX_dup fails), so the digest is set by
+    // name each time; only the fetch of HKDF itself is kept (`Fetched.hkdf`).
+    guard let context = EVP_KDF_CTX_new(try Fetched.hkdf.get()) else { throw AttestCryptoError.fromQueue("EVP_KDF_CTX_new") }
     defer { EVP_KDF_CTX_free(context) }
     var out = [UInt8](repeating: 0, count: count)
     var digest = Array("SHA256".utf8CString)
