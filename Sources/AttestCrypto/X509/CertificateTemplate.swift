@@ -51,11 +51,71 @@ public struct CertificateTemplate: Sendable {
 
     /// The signed certificate: `SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue BIT STRING }`.
     public func signed(by issuerKey: PrivateKey) throws -> X509Certificate {
-        let tbs = try tbsCertificate()
-        let signature = try issuerKey.sign(tbs.serialized, digest: signatureAlgorithm.digest)
-        let certificate = DERElement.sequence([tbs, signatureAlgorithm.element, .bitString(signature)])
-        return try X509Certificate(der: certificate.serialized)
+        let tbs = try tbsCertificate().serialized
+        let signature = try issuerKey.sign(tbs, digest: signatureAlgorithm.digest)
+        // SEQUENCE { tbs, algorithm, signature } from the TBSCertificate bytes just signed, not serialized again.
+        let body = tbs + signatureAlgorithm.element.serialized + DERElement.bitString(signature).serialized
+        let der = DERElement.sequenceHeader(contentLength: body.count) + body
+        let shape = ParseShape(self, signatureLength: signature.count)
+        if ParseShape.accepted(shape) { return X509Certificate(deferringParseOf: der) }
+        let certificate = try X509Certificate(der: der)
+        ParseShape.remember(shape)
+        return certificate
     }
 
-    private func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    /// Everything in a certificate signed from a template that d2i_X509 examines: every field but the octets inside
+    /// each extension's extnValue OCTET STRING and inside the signature BIT STRING, which OpenSSL 3 reads as opaque
+    /// octets (extensions are decoded later, on demand, and never fail the parse; a signature is only checked by
+    /// X509_verify). The lengths of those octets are kept too, so that two certificates of one shape have the same
+    /// encoding but for those octets. OpenSSL's verdict on a certificate is therefore a function of its shape:
+    /// once d2i_X509 has accepted one certificate of a shape, it accepts every other, and their parse can wait until
+    /// it is needed (`X509Certificate.init(deferringParseOf:)`). A forge that issues many leaves differing only in an
+    /// extension's value (a challenge, a nonce) parses one.
+    struct ParseShape: Hashable {
+        let version: Int64
+        let serialNumber: [UInt8]
+        let signatureAlgorithm: SignatureAlgorithm
+        let issuer: X509Name
+        let notBefore: Int64
+        let notAfter: Int64
+        let subject: X509Name
+        let subjectPublicKeyInfo: [UInt8]
+        let extensions: [ExtensionShape]
+        let signatureLength: Int
+
+        struct ExtensionShape: Hashable {
+            let oid: DERObjectIdentifier
+            let critical: Bool
+            let valueLength: Int
+        }
+
+        init(_ template: CertificateTemplate, signatureLength: Int) {
+            version = template.version
+            serialNumber = template.serialNumber
+            signatureAlgorithm = template.signatureAlgorithm
+            issuer = template.issuer
+            notBefore = template.seconds(template.notBefore)
+            notAfter = template.seconds(template.notAfter)
+            subject = template.subject
+            subjectPublicKeyInfo = template.subjectPublicKeyInfo
+            extensions = template.extensions.map { ExtensionShape(oid: $0.oid, critical: $0.critical, valueLength: $0.value.count) }
+            self.signatureLength = signatureLength
+        }
+
+        private static let lock = NSLock()
+        /// Shapes d2i_X509 has accepted in this process; emptied when it reaches `limit`, to bound memory.
+        nonisolated(unsafe) private static var seen = Set<ParseShape>()
+        private static let limit = 4096
+
+        static func accepted(_ shape: ParseShape) -> Bool { lock.withLock { seen.contains(shape) } }
+
+        static func remember(_ shape: ParseShape) {
+            lock.withLock {
+                if seen.count >= limit { seen.removeAll(keepingCapacity: true) }
+                seen.insert(shape)
+            }
+        }
+    }
+
+    fileprivate func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 }
