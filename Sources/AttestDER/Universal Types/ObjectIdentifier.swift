@@ -44,13 +44,19 @@ public struct DERObjectIdentifier: Hashable, Sendable, CustomStringConvertible, 
     /// Reads content octets; nil when empty, truncated (the last octet continues) or non-minimal (a sub-identifier
     /// starting with 0x80). Arcs of any size are kept.
     public init?(contentBytes bytes: [UInt8]) {
-        guard let last = bytes.last, last & 0x80 == 0 else { return nil }
+        guard DERObjectIdentifier.isWellFormed(bytes[...]) else { return nil }
+        contentBytes = bytes
+    }
+
+    /// What `init?(contentBytes:)` accepts, checked in place (the reader checks OIDs without copying them).
+    static func isWellFormed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let last = bytes.last, last & 0x80 == 0 else { return false }
         var startOfArc = true
         for byte in bytes {
-            if startOfArc && byte == 0x80 { return nil }
+            if startOfArc && byte == 0x80 { return false }
             startOfArc = byte & 0x80 == 0
         }
-        contentBytes = bytes
+        return true
     }
 
     public init(stringLiteral value: String) {
