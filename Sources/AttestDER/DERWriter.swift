@@ -5,65 +5,57 @@
 /// deliberately non-DER variants are produced (see `DERDeviation`).
 public enum DERWriter {
     public static func serialize(_ element: DERElement) -> [UInt8] {
-        // Two passes, so that every byte is written once into one buffer: the first measures each element's content
-        // (in pre-order, one entry per element), the second writes identifiers, lengths and contents. Writing each
-        // constructed element's body into its own array first, then copying it into its parent's, cost a copy and
-        // an allocation per level.
-        var contentLengths: [Int] = []
-        let total = measure(element, into: &contentLengths)
-        var out: [UInt8] = []
-        out.reserveCapacity(total)
-        var next = 0
-        write(element, contentLengths, &next, to: &out)
-        return out
+        // Back to front, in one pass: an element's content is written before its length octets are, so the length
+        // is known when they are, every byte is written once into one buffer, and one reversal puts them in order.
+        // (Writing each constructed element's body into its own array and copying it into its parent's cost a copy
+        // and an allocation per level.)
+        var reversed: [UInt8] = []
+        reversed.reserveCapacity(256)
+        appendReversed(element, to: &reversed)
+        reversed.reverse()
+        return reversed
     }
 
     static func append(_ element: DERElement, to out: inout [UInt8]) {
         out += serialize(element)
     }
 
-    /// Records the content length of `element` and of everything inside it, in pre-order; returns its whole
-    /// encoded length.
-    private static func measure(_ element: DERElement, into contentLengths: inout [Int]) -> Int {
-        let slot = contentLengths.count
-        contentLengths.append(0)
-        var length = 0
+    /// Appends `element`'s encoding to `out` last octet first.
+    private static func appendReversed(_ element: DERElement, to out: inout [UInt8]) {
+        let indefinite = element.lengthEncoding == .indefinite
+        if indefinite { out += [0x00, 0x00] }
+        let contentStart = out.count
         switch element.content {
         case .primitive(let bytes):
-            length = bytes.count
+            out.append(contentsOf: bytes.reversed())
         case .constructed(let children):
-            for child in children { length += measure(child, into: &contentLengths) }
+            for child in children.reversed() { appendReversed(child, to: &out) }
         }
-        contentLengths[slot] = length
-        let identifierLength = element.identifier.tagNumber < 31 ? 1 : element.identifier.encoded.count
+        let length = out.count - contentStart
         switch element.lengthEncoding {
-        case .definite: return identifierLength + lengthOctetCount(length, minimumLongFormOctets: nil) + length
-        case .longForm(let octets): return identifierLength + lengthOctetCount(length, minimumLongFormOctets: octets) + length
-        case .indefinite: return identifierLength + 1 + length + 2
+        case .definite: appendLengthOctetsReversed(length, minimumLongFormOctets: nil, to: &out)
+        case .longForm(let octets): appendLengthOctetsReversed(length, minimumLongFormOctets: octets, to: &out)
+        case .indefinite: out.append(0x80)
         }
-    }
-
-    private static func write(_ element: DERElement, _ contentLengths: [Int], _ next: inout Int, to out: inout [UInt8]) {
-        let length = contentLengths[next]
-        next += 1
         let identifier = element.identifier
         if identifier.tagNumber < 31 {
             out.append((identifier.tagClass.rawValue << 6) | (identifier.isConstructed ? 0x20 : 0) | UInt8(identifier.tagNumber))
         } else {
-            out += identifier.encoded
+            out.append(contentsOf: identifier.encoded.reversed())
         }
-        switch element.lengthEncoding {
-        case .definite: appendLengthOctets(length, minimumLongFormOctets: nil, to: &out)
-        case .longForm(let octets): appendLengthOctets(length, minimumLongFormOctets: octets, to: &out)
-        case .indefinite: out.append(0x80)
+    }
+
+    /// `lengthOctets`, appended last octet first.
+    private static func appendLengthOctetsReversed(_ length: Int, minimumLongFormOctets: Int?, to out: inout [UInt8]) {
+        if minimumLongFormOctets == nil && length < 128 {
+            out.append(UInt8(length))
+            return
         }
-        switch element.content {
-        case .primitive(let bytes):
-            out += bytes
-        case .constructed(let children):
-            for child in children { write(child, contentLengths, &next, to: &out) }
+        let count = lengthOctetCount(length, minimumLongFormOctets: minimumLongFormOctets) - 1
+        for index in 0..<count {
+            out.append(index >= Int.bitWidth / 8 ? 0 : UInt8(truncatingIfNeeded: length >> (8 * index)))
         }
-        if case .indefinite = element.lengthEncoding { out += [0x00, 0x00] }
+        out.append(0x80 | UInt8(count))
     }
 
     /// How many octets `lengthOctets` writes.
@@ -108,10 +100,10 @@ public enum DERWriter {
 }
 
 extension DERElement {
-    /// The identifier and definite length octets of a SEQUENCE whose content is `contentLength` bytes already
-    /// serialized: what `.sequence(children).serialized` puts before the children's bytes.
-    public static func sequenceHeader(contentLength: Int) -> [UInt8] {
-        var out: [UInt8] = [0x30]
+    /// The identifier and definite length octets of an element whose content is `contentLength` bytes already
+    /// serialized: what `.constructed(identifier, children).serialized` puts before the children's bytes.
+    public static func header(_ identifier: DERIdentifier, contentLength: Int) -> [UInt8] {
+        var out = identifier.encoded
         DERWriter.appendLengthOctets(contentLength, minimumLongFormOctets: nil, to: &out)
         return out
     }
