@@ -9,8 +9,10 @@ import Foundation
 public final class PrivateKey: @unchecked Sendable {
     let pkey: OpaquePointer
     public let algorithm: KeyAlgorithm
-    /// Secret that the per-signature randomness is derived from (a hash of the private key).
-    private let signingSecret: [UInt8]
+    /// HKDF's extract step over the secret the per-signature randomness is derived from (a hash of the private key),
+    /// taken once: every signature expands it with its own label (`DeterministicRandomness.stream(pseudorandomKey:
+    /// label:count:)`, the same bytes as a whole HKDF from the secret).
+    private let signingPseudorandomKey: [UInt8]
     /// Guards `cachedPublicKey` and `signingTemplates`, the two things this otherwise immutable object fills in on
     /// first use.
     private let cacheLock = NSLock()
@@ -32,7 +34,8 @@ public final class PrivateKey: @unchecked Sendable {
         let length = i2d_PrivateKey(pkey, &der)
         guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PrivateKey") }
         defer { copenssl_free(der) }
-        signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
+        let signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
+        signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
     }
 
     deinit {
@@ -125,7 +128,8 @@ public final class PrivateKey: @unchecked Sendable {
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
-            secret: signingSecret, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)), count: entropyCount)
+            pseudorandomKey: signingPseudorandomKey, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)),
+            count: entropyCount)
         return try DeterministicRandomness.shared().withEntropy(entropy) { context in
             guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }
