@@ -78,7 +78,8 @@ let package = Package(
                                                                  "AttestReference", "AttestVerifiers", "AttestServer"]),
         // Measurements behind scripts/bench.
         .executableTarget(name: "AttestBenchmarks", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge",
-                                                                   "AttestReference", "AttestCrypto"]),
+                                                                   "AttestReference", "AttestCrypto", "AttestDER",
+                                                                   "CAttestOpenSSL"]),
 
         // Fuzzing: the properties (shared with swift test's regression replay), libFuzzer entry points built
         // one at a time by scripts/fuzz, and the seed-corpus writer.

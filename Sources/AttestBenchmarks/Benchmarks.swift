@@ -1,4 +1,6 @@
 import AttestCatalogue
+import AttestDER
+internal import CAttestOpenSSL
 import AttestConformance
 import AttestCrypto
 import AttestEvidence
@@ -11,6 +13,8 @@ import Foundation
 ///     row NAME UNITS SECONDS                 a measured piece of work (UNITS attestations, chains, cases)
 ///     ops NAME KIND ALGORITHM COUNT          the public-key operations it asked OpenSSL for (sign, verify, keygen)
 ///     keygen ALGORITHM SECONDS               OpenSSL's key generation, timed here (openssl speed has no keygen)
+///     floor NAME OF UNITS SECONDS            a floor for row OF measured here, not priced: OpenSSL doing the same
+///                                            work on the same inputs (der.read's floors)
 ///
 /// Speed is measured here, never asserted in tests.
 @main
@@ -33,6 +37,15 @@ enum Benchmarks {
         for (operation, count) in ops.sorted(by: { $0.key < $1.key }) { print("ops \(name) \(operation) \(count)") }
     }
 
+    /// Seconds `work` took.
+    static func timed(_ work: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        work()
+        let (whole, fraction) = (clock.now - start).components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+
     static func main() async throws {
         let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 200
 
@@ -44,6 +57,37 @@ enum Benchmarks {
             for _ in 0..<runs { _ = try PrivateKey.generate(algorithm) }
             let (whole, fraction) = (clock.now - start).components
             print("keygen \(algorithm) \((Double(whole) + Double(fraction) / 1e18) / Double(runs))")
+        }
+
+        // The strict DER reader alone, over the fuzz-der seed corpus (every file, iterations / 4 times each), and
+        // two floors on the same inputs in the same run: d2i_ASN1_TYPE (fuzz-der's baseline in scripts/bench fuzz;
+        // it reads one TLV and copies a constructed element's content without looking inside) and a walk of every
+        // TLV with ASN1_get_object (the like-for-like floor: it reads everything the reader reads, builds nothing).
+        let corpus = ProcessInfo.processInfo.environment["ATTEST_BENCH_DER_CORPUS"] ?? "corpus/fuzz-der"
+        if only.map({ "der.read".hasPrefix($0) }) ?? true,
+           let names = try? FileManager.default.contentsOfDirectory(atPath: corpus), !names.isEmpty {
+            let inputs = names.sorted().compactMap { FileManager.default.contents(atPath: corpus + "/" + $0).map { [UInt8]($0) } }
+            let passes = max(1, iterations / 4)
+            let units = inputs.count * passes
+            var accepted = 0
+            try await measure("der.read", units: units) {
+                for _ in 0..<passes {
+                    for input in inputs where (try? DERReader.parse(input)) != nil { accepted += 1 }
+                }
+            }
+            for (name, floor) in [("d2i_ASN1_TYPE", copenssl_bench_d2i_type), ("ASN1_get_object-walk", copenssl_bench_walk)] {
+                var read = 0
+                let seconds = timed {
+                    for _ in 0..<passes {
+                        for input in inputs where input.withUnsafeBufferPointer({ floor($0.baseAddress, $0.count) }) == 1 {
+                            read += 1
+                        }
+                    }
+                }
+                print("floor \(name) der.read \(units) \(seconds)")
+                print("accepted \(name) \(read / passes) of \(inputs.count)")
+            }
+            print("accepted der.read \(accepted / passes) of \(inputs.count)")
         }
 
         // App Attest forge: a fresh attestation (new challenge, new credential certificate) per iteration.

@@ -55,42 +55,96 @@ final class DeterministicRandomness: @unchecked Sendable {
         return try body(libraryContext)
     }
 
+    /// The salt of every keystream's HKDF.
+    static let streamSalt = Array("attest-harness".utf8)
+
     /// `count` bytes of AES-256-CTR keystream under HKDF-SHA256(`secret`, info: `label`).
     static func stream(secret: [UInt8], label: String, count: Int) throws -> [UInt8] {
-        let key = try hkdfSHA256(secret: secret, salt: Array("attest-harness".utf8), info: Array(label.utf8), count: 32)
+        try stream(key: try hkdfSHA256(secret: secret, salt: streamSalt, info: Array(label.utf8), count: 32), count: count)
+    }
+
+    /// The same keystream as `stream(secret:label:count:)` from HKDF's extract step already taken:
+    /// `pseudorandomKey` is `hkdfSHA256Extract(secret:salt: streamSalt)`, and RFC 5869 §2 defines HKDF as that
+    /// extract followed by the expand done here (OpenSSL does both steps, by the KDF's mode parameter).
+    static func stream(pseudorandomKey: [UInt8], label: String, count: Int) throws -> [UInt8] {
+        try stream(key: try hkdfSHA256(secret: pseudorandomKey, salt: [], info: Array(label.utf8), count: 32, mode: "EXPAND_ONLY"),
+                   count: count)
+    }
+
+    private static func stream(key: [UInt8], count: Int) throws -> [UInt8] {
         guard let context = EVP_CIPHER_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_CIPHER_CTX_new") }
         defer { EVP_CIPHER_CTX_free(context) }
         let iv = [UInt8](repeating: 0, count: 16)
-        try check(EVP_EncryptInit_ex(context, EVP_aes_256_ctr(), nil, key, iv), "EVP_EncryptInit_ex")
+        try check(EVP_EncryptInit_ex2(context, try Fetched.aes256CTR.get(), key, iv, nil), "EVP_EncryptInit_ex2")
         let zeros = [UInt8](repeating: 0, count: count)
         var out = [UInt8](repeating: 0, count: count + 16)
         var written: Int32 = 0
         try check(EVP_EncryptUpdate(context, &out, &written, zeros, Int32(count)), "EVP_EncryptUpdate")
-        return Array(out.prefix(count))
+        out.removeLast(16)
+        return out
     }
+}
+
+/// Algorithms fetched once from the default library context and kept for the life of the process.
+///
+/// Sound to share: a fetched algorithm is an immutable, reference-counted description of an implementation (which
+/// provider, which functions), the same object every fetch of the same name in the same context would return; using
+/// it from many threads at once is what OpenSSL's fetch cache does itself. Fetching it per call (or passing the legacy
+/// `EVP_aes_256_ctr()`, which OpenSSL 3 turns into a fetch on every init) only repeated a locked name-map look-up.
+enum Fetched {
+    /// HKDF, for `hkdfSHA256`.
+    nonisolated(unsafe) static let hkdf: Result<OpaquePointer, AttestCryptoError> = {
+        guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { return .failure(.fromQueue("EVP_KDF_fetch HKDF")) }
+        return .success(kdf)
+    }()
+
+    /// AES-256-CTR, for the keystreams of `DeterministicRandomness.stream`.
+    nonisolated(unsafe) static let aes256CTR: Result<OpaquePointer, AttestCryptoError> = {
+        guard let cipher = EVP_CIPHER_fetch(nil, "AES-256-CTR", nil) else {
+            return .failure(.fromQueue("EVP_CIPHER_fetch AES-256-CTR"))
+        }
+        return .success(cipher)
+    }()
 }
 
 /// HKDF (RFC 5869) with SHA-256, from OpenSSL's KDF provider.
 public func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int) throws -> [UInt8] {
-    guard let kdf = EVP_KDF_fetch(nil, "HKDF", nil) else { throw AttestCryptoError.fromQueue("EVP_KDF_fetch HKDF") }
-    defer { EVP_KDF_free(kdf) }
-    guard let context = EVP_KDF_CTX_new(kdf) else { throw AttestCryptoError.fromQueue("EVP_KDF_CTX_new") }
+    try hkdfSHA256(secret: secret, salt: salt, info: info, count: count, mode: nil)
+}
+
+/// HKDF-Extract (RFC 5869 §2.2) with SHA-256: the 32-byte pseudorandom key that HKDF expands.
+func hkdfSHA256Extract(secret: [UInt8], salt: [UInt8]) throws -> [UInt8] {
+    try hkdfSHA256(secret: secret, salt: salt, info: [], count: 32, mode: "EXTRACT_ONLY")
+}
+
+/// OpenSSL's HKDF in `mode` (nil: extract then expand; "EXTRACT_ONLY"; "EXPAND_ONLY", whose `secret` is the
+/// pseudorandom key and which takes no salt).
+func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int, mode: String?) throws -> [UInt8] {
+    // A fresh context per call: OpenSSL 3.0's HKDF cannot be copied (EVP_KDF_CTX_dup fails), so the digest is set by
+    // name each time; only the fetch of HKDF itself is kept (`Fetched.hkdf`).
+    guard let context = EVP_KDF_CTX_new(try Fetched.hkdf.get()) else { throw AttestCryptoError.fromQueue("EVP_KDF_CTX_new") }
     defer { EVP_KDF_CTX_free(context) }
     var out = [UInt8](repeating: 0, count: count)
     var digest = Array("SHA256".utf8CString)
+    var modeName = Array((mode ?? "EXTRACT_AND_EXPAND").utf8CString)
     var (secretCopy, saltCopy, infoCopy) = (secret, salt, info)
     let result = digest.withUnsafeMutableBufferPointer { digestName in
-        secretCopy.withUnsafeMutableBytes { secretBytes in
-            saltCopy.withUnsafeMutableBytes { saltBytes in
-                infoCopy.withUnsafeMutableBytes { infoBytes in
-                    var params = [
-                        OSSL_PARAM_construct_utf8_string(ParameterName.kdfDigest, digestName.baseAddress, 0),
-                        OSSL_PARAM_construct_octet_string(ParameterName.kdfKey, secretBytes.baseAddress, secret.count),
-                        OSSL_PARAM_construct_octet_string(ParameterName.kdfSalt, saltBytes.baseAddress, salt.count),
-                        OSSL_PARAM_construct_octet_string(ParameterName.kdfInfo, infoBytes.baseAddress, info.count),
-                        OSSL_PARAM_construct_end(),
-                    ]
-                    return EVP_KDF_derive(context, &out, count, &params)
+        modeName.withUnsafeMutableBufferPointer { modeText in
+            secretCopy.withUnsafeMutableBytes { secretBytes in
+                saltCopy.withUnsafeMutableBytes { saltBytes in
+                    infoCopy.withUnsafeMutableBytes { infoBytes in
+                        var params = [
+                            OSSL_PARAM_construct_utf8_string(ParameterName.kdfDigest, digestName.baseAddress, 0),
+                            OSSL_PARAM_construct_utf8_string(ParameterName.kdfMode, modeText.baseAddress, 0),
+                            OSSL_PARAM_construct_octet_string(ParameterName.kdfKey, secretBytes.baseAddress, secret.count),
+                        ] + (mode == "EXPAND_ONLY" ? [] : [
+                            OSSL_PARAM_construct_octet_string(ParameterName.kdfSalt, saltBytes.baseAddress, salt.count),
+                        ]) + [
+                            OSSL_PARAM_construct_octet_string(ParameterName.kdfInfo, infoBytes.baseAddress, info.count),
+                            OSSL_PARAM_construct_end(),
+                        ]
+                        return EVP_KDF_derive(context, &out, count, &params)
+                    }
                 }
             }
         }

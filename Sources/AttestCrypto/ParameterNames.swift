@@ -11,6 +11,7 @@ enum ParameterName {
     nonisolated(unsafe) static let kdfKey = persistent(OSSL_KDF_PARAM_KEY)
     nonisolated(unsafe) static let kdfSalt = persistent(OSSL_KDF_PARAM_SALT)
     nonisolated(unsafe) static let kdfInfo = persistent(OSSL_KDF_PARAM_INFO)
+    nonisolated(unsafe) static let kdfMode = persistent(OSSL_KDF_PARAM_MODE)
     nonisolated(unsafe) static let groupName = persistent(OSSL_PKEY_PARAM_GROUP_NAME)
     nonisolated(unsafe) static let publicKey = persistent(OSSL_PKEY_PARAM_PUB_KEY)
     nonisolated(unsafe) static let testEntropy = persistent(OSSL_RAND_PARAM_TEST_ENTROPY)

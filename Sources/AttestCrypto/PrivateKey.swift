@@ -1,5 +1,6 @@
 internal import CAttestOpenSSL
 import AttestCBOR
+import Foundation
 
 /// A private key held by OpenSSL (EVP_PKEY): EC, RSA, Ed25519 or Ed448.
 ///
@@ -8,8 +9,23 @@ import AttestCBOR
 public final class PrivateKey: @unchecked Sendable {
     let pkey: OpaquePointer
     public let algorithm: KeyAlgorithm
-    /// Secret that the per-signature randomness is derived from (a hash of the private key).
-    private let signingSecret: [UInt8]
+    /// HKDF's extract step over the secret the per-signature randomness is derived from (a hash of the private key),
+    /// taken once: every signature expands it with its own label (`DeterministicRandomness.stream(pseudorandomKey:
+    /// label:count:)`, the same bytes as a whole HKDF from the secret).
+    private let signingPseudorandomKey: [UInt8]
+    /// Guards `cachedPublicKey` and `signingTemplates`, the two things this otherwise immutable object fills in on
+    /// first use.
+    private let cacheLock = NSLock()
+    /// The public half, made on first use of `publicKey`. Sound to keep: `pkey` never changes after init, so its
+    /// public key never does either (deriving it costs an OpenSSL encode and decode of the SPKI).
+    private var cachedPublicKey: PublicKey?
+    /// Signing contexts initialised once per (digest, padding) and copied for each signature (see `sign`).
+    private var signingTemplates: [SigningSetup: OpaquePointer] = [:]
+
+    private struct SigningSetup: Hashable {
+        let digest: HashAlgorithm
+        let padding: RSAPadding
+    }
 
     private init(pkey: OpaquePointer, algorithm: KeyAlgorithm) throws {
         self.pkey = pkey
@@ -18,10 +34,14 @@ public final class PrivateKey: @unchecked Sendable {
         let length = i2d_PrivateKey(pkey, &der)
         guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PrivateKey") }
         defer { copenssl_free(der) }
-        signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
+        let signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
+        signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
     }
 
-    deinit { EVP_PKEY_free(pkey) }
+    deinit {
+        for template in signingTemplates.values { EVP_MD_CTX_free(template) }
+        EVP_PKEY_free(pkey)
+    }
 
     /// A fresh key from the system's random generator.
     public static func generate(_ algorithm: KeyAlgorithm) throws -> PrivateKey {
@@ -80,6 +100,15 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     public var publicKey: PublicKey {
+        cacheLock.withLock {
+            if let cachedPublicKey { return cachedPublicKey }
+            let made = derivePublicKey()
+            cachedPublicKey = made
+            return made
+        }
+    }
+
+    private func derivePublicKey() -> PublicKey {
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_PUBKEY(pkey, &der)
         precondition(length > 0 && der != nil, "i2d_PUBKEY of a valid private key")
@@ -99,20 +128,50 @@ public final class PrivateKey: @unchecked Sendable {
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
         let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
         let entropy = try DeterministicRandomness.stream(
-            secret: signingSecret, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)), count: entropyCount)
+            pseudorandomKey: signingPseudorandomKey, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)),
+            count: entropyCount)
         return try DeterministicRandomness.shared().withEntropy(entropy) { context in
             guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
             defer { EVP_MD_CTX_free(md) }
-            var keyContext: OpaquePointer?
-            try check(EVP_DigestSignInit_ex(md, &keyContext, digest?.rawValue, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
-            if padding == .pss, case .rsa = algorithm {
-                try check(RSAPadding.configurePSS(keyContext), "EVP_PKEY_CTX_set_rsa_padding PSS")
+            if let digest {
+                // A copy of a context initialised once for this key, digest and padding: the same state
+                // EVP_DigestSignInit_ex would build, without fetching the signature and digest algorithms again.
+                try check(EVP_MD_CTX_copy_ex(md, try signingTemplate(SigningSetup(digest: digest, padding: padding), context)),
+                          "EVP_MD_CTX_copy_ex")
+            } else {
+                // EdDSA: no digest context to copy (EVP_MD_CTX_copy_ex copies only contexts with a digest).
+                var keyContext: OpaquePointer?
+                try check(EVP_DigestSignInit_ex(md, &keyContext, nil, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
             }
             var length = 0
             try check(EVP_DigestSign(md, nil, &length, message, message.count), "EVP_DigestSign")
             var signature = [UInt8](repeating: 0, count: length)
             try check(EVP_DigestSign(md, &signature, &length, message, message.count), "EVP_DigestSign")
             return Array(signature.prefix(length))
+        }
+    }
+
+    /// The signing context initialised for `setup` in `context` (the deterministic library context, the only one
+    /// `sign` uses), made on first use and kept: it is keyed by everything EVP_DigestSignInit_ex was given (this key,
+    /// the digest, the padding, the library context), and it is only ever read, by EVP_MD_CTX_copy_ex, after
+    /// it is stored. Randomness is drawn by the copy when it signs, from the DRBGs `withEntropy` has loaded.
+    private func signingTemplate(_ setup: SigningSetup, _ context: OpaquePointer) throws -> OpaquePointer {
+        try cacheLock.withLock {
+            if let template = signingTemplates[setup] { return template }
+            guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
+            var keyContext: OpaquePointer?
+            do {
+                try check(EVP_DigestSignInit_ex(md, &keyContext, setup.digest.rawValue, context, nil, pkey, nil),
+                          "EVP_DigestSignInit_ex")
+                if setup.padding == .pss, case .rsa = algorithm {
+                    try check(RSAPadding.configurePSS(keyContext), "EVP_PKEY_CTX_set_rsa_padding PSS")
+                }
+            } catch {
+                EVP_MD_CTX_free(md)
+                throw error
+            }
+            signingTemplates[setup] = md
+            return md
         }
     }
 }

@@ -39,38 +39,52 @@ public struct DERReader {
     }
 
     public let options: Options
-    private let bytes: [UInt8]
+    /// The input, for the duration of one `parse` or `parseSequence` (the reader never outlives it). Every read is
+    /// below a `limit` that is at most `bytes.count`, checked before the read: the unchecked indexing of an
+    /// UnsafeBufferPointer in release builds saves the array's second check, not the first.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// Every element found so far, in pre-order (see `DERParsedTree`).
+    private var nodes: [DERParsedTree.Node] = []
 
-    private init(bytes: [UInt8], options: Options) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, options: Options) {
         self.bytes = bytes
         self.options = options
+        // An element takes at least two octets: room for a small input's nodes at once, never more than it could need.
+        nodes.reserveCapacity(min(bytes.count / 2 + 1, 256))
     }
 
     /// Parses exactly one element that spans all of `bytes`.
     /// - Throws: `DERError` naming the first violation and its byte offset.
     public static func parse(_ bytes: [UInt8], options: Options = .strict) throws -> DERElement {
-        let reader = DERReader(bytes: bytes, options: options)
-        let (element, end) = try reader.element(at: 0, limit: bytes.count, depth: 1)
-        if end != bytes.count {
-            throw DERError(.trailingBytes(count: bytes.count - end), at: end)
+        let nodes = try bytes.withUnsafeBufferPointer { buffer in
+            var reader = DERReader(bytes: buffer, options: options)
+            let end = try reader.element(at: 0, limit: buffer.count, depth: 1)
+            if end != buffer.count {
+                throw DERError(.trailingBytes(count: buffer.count - end), at: end)
+            }
+            return reader.nodes
         }
-        return element
+        return DERElement(DERParsedTree(input: bytes, nodes: nodes), 0)
     }
 
     /// Parses a concatenation of elements (a certificate chain as one byte string), each strictly.
     public static func parseSequence(_ bytes: [UInt8], options: Options = .strict) throws -> [DERElement] {
-        let reader = DERReader(bytes: bytes, options: options)
-        var elements: [DERElement] = []
-        var position = 0
-        while position < bytes.count {
-            let (element, end) = try reader.element(at: position, limit: bytes.count, depth: 1)
-            elements.append(element)
-            position = end
+        var roots: [Int] = []
+        let nodes = try bytes.withUnsafeBufferPointer { buffer in
+            var reader = DERReader(bytes: buffer, options: options)
+            var position = 0
+            while position < buffer.count {
+                roots.append(reader.nodes.count)
+                position = try reader.element(at: position, limit: buffer.count, depth: 1)
+            }
+            return reader.nodes
         }
-        return elements
+        let tree = DERParsedTree(input: bytes, nodes: nodes)
+        return roots.map { DERElement(tree, $0) }
     }
 
-    private func element(at start: Int, limit: Int, depth: Int) throws -> (DERElement, Int) {
+    /// Checks the element at `start` and everything inside it, appending their nodes; returns where it ends.
+    private mutating func element(at start: Int, limit: Int, depth: Int) throws -> Int {
         if depth > options.maximumDepth {
             throw DERError(.depthLimitExceeded(limit: options.maximumDepth), at: start)
         }
@@ -83,50 +97,68 @@ public struct DERReader {
             throw DERError(.wrongConstruction, at: start)
         }
         let (length, encoding, contentStart) = try readLength(at: lengthStart, limit: limit)
-
-        if encoding == .indefinite {
+        let index = nodes.count
+        // The content's end and the subtree's size are filled in below, once known.
+        nodes.append(DERParsedTree.Node(identifier: identifier, lengthEncoding: encoding, start: start,
+                                        contentStart: contentStart))
+        let contentEnd: Int
+        let end: Int
+        if let length {
+            contentEnd = contentStart + length
+            end = contentEnd
+            if identifier.isConstructed {
+                try children(of: identifier, from: contentStart, to: contentEnd, depth: depth)
+            } else {
+                try checkPrimitiveContent(identifier, contentStart..<contentEnd)
+            }
+        } else {
             if !identifier.isConstructed { throw DERError(.indefiniteLength, at: lengthStart) }
-            var children: [DERElement] = []
-            var spans: [Range<Int>] = []
-            var position = contentStart
-            while true {
+            contentEnd = try children(of: identifier, from: contentStart, to: nil, depth: depth, limit: limit)
+            end = contentEnd + 2
+        }
+        nodes[index].finish(contentEnd: contentEnd, subtreeSize: nodes.count - index)
+        return end
+    }
+
+    /// Checks the children of a constructed element from `position` up to `end` (definite length), or up to the
+    /// end-of-contents octets before `limit` (indefinite, `end` nil); returns where the children end. A SET's
+    /// order (X.690 §11.6) is compared with each child's predecessor as it goes, with no list of spans; the first
+    /// child out of order is reported once all are read, as a check over the whole list did.
+    @discardableResult
+    private mutating func children(of identifier: DERIdentifier, from start: Int, to end: Int?, depth: Int,
+                                   limit: Int = 0) throws -> Int {
+        let checkOrder = identifier == .set && !options.allowUnsortedSets
+        var previous: Range<Int>?
+        var unsortedAt: Int?
+        var position = start
+        while true {
+            if let end {
+                if position >= end { break }
+            } else {
                 if position + 2 <= limit && bytes[position] == 0 && bytes[position + 1] == 0 { break }
                 if position >= limit { throw DERError(.truncated, at: position) }
-                let (child, end) = try element(at: position, limit: limit, depth: depth + 1)
-                children.append(child)
-                spans.append(position..<end)
-                position = end
             }
-            try checkSetOrder(identifier, spans)
-            return (DERElement(identifier, .constructed(children), lengthEncoding: encoding, offset: start), position + 2)
-        }
-
-        guard let length else { preconditionFailure("definite encodings carry a length") }
-        let end = contentStart + length
-        if identifier.isConstructed {
-            var children: [DERElement] = []
-            var spans: [Range<Int>] = []
-            var position = contentStart
-            while position < end {
-                let (child, childEnd) = try element(at: position, limit: end, depth: depth + 1)
-                children.append(child)
-                spans.append(position..<childEnd)
-                position = childEnd
+            let childEnd = try element(at: position, limit: end ?? limit, depth: depth + 1)
+            if checkOrder {
+                if unsortedAt == nil, let previous, DERReader.precedes(bytes[position..<childEnd], bytes[previous]) {
+                    unsortedAt = position
+                }
+                previous = position..<childEnd
             }
-            try checkSetOrder(identifier, spans)
-            return (DERElement(identifier, .constructed(children), lengthEncoding: encoding, offset: start), end)
+            position = childEnd
         }
-        let content = Array(bytes[contentStart..<end])
-        try checkPrimitiveContent(identifier, content, at: contentStart)
-        return (DERElement(identifier, .primitive(content), lengthEncoding: encoding, offset: start), end)
+        if let unsortedAt { throw DERError(.unsortedSet, at: unsortedAt) }
+        return position
     }
+
+    /// The four tag classes by the two bits that encode them.
+    private static let tagClasses: [DERIdentifier.TagClass] = [.universal, .application, .contextSpecific, .private]
 
     /// X.690 §8.1.2: one octet for tag numbers below 31, otherwise `0x1f` and base-128 digits.
     private func readIdentifier(at start: Int, limit: Int) throws -> (DERIdentifier, Int) {
         guard start < limit else { throw DERError(.truncated, at: start) }
         let first = bytes[start]
-        // Two bits: all four values are tag classes.
-        let tagClass = DERIdentifier.TagClass(rawValue: first >> 6)!
+        let tagClass = DERReader.tagClasses[Int(first >> 6)]
         let constructed = first & 0x20 != 0
         if first & 0x1f != 0x1f {
             return (DERIdentifier(tagClass: tagClass, tagNumber: UInt64(first & 0x1f), isConstructed: constructed),
@@ -179,16 +211,8 @@ public struct DERReader {
         return length
     }
 
-    /// X.690 §11.6: SET OF components in ascending order of their encodings, the shorter padded with zeros.
-    private func checkSetOrder(_ identifier: DERIdentifier, _ spans: [Range<Int>]) throws {
-        guard identifier == .set, !options.allowUnsortedSets, spans.count > 1 else { return }
-        for i in 1..<spans.count where DERReader.precedes(bytes[spans[i]], bytes[spans[i - 1]]) {
-            throw DERError(.unsortedSet, at: spans[i].lowerBound)
-        }
-    }
-
     /// True when `a` sorts strictly before `b` under the X.690 §11.6 comparison.
-    static func precedes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+    static func precedes<Bytes: Collection<UInt8>>(_ a: Bytes, _ b: Bytes) -> Bool where Bytes.Index == Int {
         let count = max(a.count, b.count)
         for i in 0..<count {
             let x = i < a.count ? a[a.startIndex + i] : 0
@@ -198,43 +222,50 @@ public struct DERReader {
         return false
     }
 
-    private func checkPrimitiveContent(_ identifier: DERIdentifier, _ content: [UInt8], at offset: Int) throws {
+    /// The content rules of the universal primitive types, on `bytes[content]` (no copy is made).
+    private func checkPrimitiveContent(_ identifier: DERIdentifier, _ content: Range<Int>) throws {
         guard identifier.tagClass == .universal else { return }
+        let offset = content.lowerBound
+        let count = content.count
         switch identifier.tagNumber {
         case 1:
-            guard content.count == 1 else { throw DERError(.invalidBoolean, at: offset) }
-            if content[0] != 0 && content[0] != 0xff && !options.allowNonCanonicalBooleans {
+            guard count == 1 else { throw DERError(.invalidBoolean, at: offset) }
+            if bytes[offset] != 0 && bytes[offset] != 0xff && !options.allowNonCanonicalBooleans {
                 throw DERError(.invalidBoolean, at: offset)
             }
         case 2, 10:
-            guard !content.isEmpty else { throw DERError(.emptyInteger, at: offset) }
-            if !options.allowNonMinimalIntegers && !DERReader.isMinimalInteger(content) {
+            guard count > 0 else { throw DERError(.emptyInteger, at: offset) }
+            if !options.allowNonMinimalIntegers && !DERReader.isMinimalInteger(bytes[content]) {
                 throw DERError(.nonMinimalInteger, at: offset)
             }
         case 3:
-            guard let unused = content.first, unused <= 7, content.count > 1 || unused == 0 else {
+            guard count > 0, bytes[offset] <= 7, count > 1 || bytes[offset] == 0 else {
                 throw DERError(.invalidBitString, at: offset)
             }
-            if unused > 0 && content[content.count - 1] & ((1 << unused) - 1) != 0 {
-                throw DERError(.invalidBitString, at: offset + content.count - 1)
+            let unused = bytes[offset]
+            if unused > 0 && bytes[content.upperBound - 1] & ((1 << unused) - 1) != 0 {
+                throw DERError(.invalidBitString, at: content.upperBound - 1)
             }
         case 5:
-            if !content.isEmpty { throw DERError(.invalidNull, at: offset) }
+            if count != 0 { throw DERError(.invalidNull, at: offset) }
         case 6:
-            if DERObjectIdentifier(contentBytes: content) == nil { throw DERError(.invalidObjectIdentifier, at: offset) }
+            if !DERObjectIdentifier.isWellFormed(bytes[content]) { throw DERError(.invalidObjectIdentifier, at: offset) }
         case 28:
             // UniversalString holds 4-octet characters, BMPString 2-octet ones (X.690 §8.23.7, §8.23.8).
-            if content.count % 4 != 0 { throw DERError(.invalidString, at: offset) }
+            if count % 4 != 0 { throw DERError(.invalidString, at: offset) }
         case 30:
-            if content.count % 2 != 0 { throw DERError(.invalidString, at: offset) }
+            if count % 2 != 0 { throw DERError(.invalidString, at: offset) }
         default:
             break
         }
     }
 
     /// X.690 §8.3.2: the first nine bits of a multi-octet INTEGER are not all equal.
-    static func isMinimalInteger(_ content: [UInt8]) -> Bool {
+    static func isMinimalInteger(_ content: [UInt8]) -> Bool { isMinimalInteger(content[...]) }
+
+    static func isMinimalInteger<Bytes: Collection<UInt8>>(_ content: Bytes) -> Bool where Bytes.Index == Int {
         guard content.count > 1 else { return true }
-        return !(content[0] == 0x00 && content[1] & 0x80 == 0 || content[0] == 0xff && content[1] & 0x80 != 0)
+        let first = content[content.startIndex], second = content[content.startIndex + 1]
+        return !(first == 0x00 && second & 0x80 == 0 || first == 0xff && second & 0x80 != 0)
     }
 }

@@ -40,6 +40,8 @@ extension DERElement {
 
     /// `SET OF { children }`, sorted as DER requires (X.690 §11.6).
     public static func set(_ children: [DERElement]) -> DERElement {
+        // Nothing to sort (a Name's RDNs hold one attribute each): no need to serialize the child to compare it.
+        if children.count < 2 { return .constructed(.set, children) }
         let encoded = children.map { ($0, $0.serialized) }
         let sorted = encoded.sorted { DERReader.precedes($0.1[...], $1.1[...]) }
         return .constructed(.set, sorted.map(\.0))

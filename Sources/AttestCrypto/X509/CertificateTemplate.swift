@@ -49,13 +49,94 @@ public struct CertificateTemplate: Sendable {
         return .sequence(fields)
     }
 
-    /// The signed certificate: `SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue BIT STRING }`.
-    public func signed(by issuerKey: PrivateKey) throws -> X509Certificate {
-        let tbs = try tbsCertificate()
-        let signature = try issuerKey.sign(tbs.serialized, digest: signatureAlgorithm.digest)
-        let certificate = DERElement.sequence([tbs, signatureAlgorithm.element, .bitString(signature)])
-        return try X509Certificate(der: certificate.serialized)
+    /// The DER of `tbsCertificate()`, assembled from the encodings of its fields: a SEQUENCE's DER is its header
+    /// followed by its fields' DER, so these are the same bytes, without building the whole tree again for every
+    /// certificate. The subjectPublicKeyInfo goes in as given once the strict reader has accepted it, exactly as
+    /// `tbsCertificate()` requires: DER the strict reader accepts re-encodes to itself (the round trip fuzz-der
+    /// checks), so this is also what `tbsCertificate()` would write for it.
+    func tbsCertificateDER() throws -> [UInt8] {
+        _ = try DERReader.parse(subjectPublicKeyInfo)
+        var body: [UInt8] = []
+        body.reserveCapacity(subjectPublicKeyInfo.count + extensions.reduce(0) { $0 + $1.value.count } + 256)
+        if version != 0 { body += DERElement.explicit(0, .integer(version)).serialized }
+        body += DERElement.integer(unsignedBigEndian: serialNumber).serialized
+        body += signatureAlgorithm.element.serialized
+        body += issuer.element.serialized
+        body += DERElement.sequence([ASN1Time.element(seconds(notBefore)), ASN1Time.element(seconds(notAfter))]).serialized
+        body += subject.element.serialized
+        body += subjectPublicKeyInfo
+        if !extensions.isEmpty {
+            var list: [UInt8] = []
+            for item in extensions { list += item.element.serialized }
+            let sequence = DERElement.header(.sequence, contentLength: list.count) + list
+            body += DERElement.header(.explicit(3), contentLength: sequence.count) + sequence
+        }
+        return DERElement.header(.sequence, contentLength: body.count) + body
     }
 
-    private func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    /// The signed certificate: `SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue BIT STRING }`.
+    public func signed(by issuerKey: PrivateKey) throws -> X509Certificate {
+        let tbs = try tbsCertificateDER()
+        let signature = try issuerKey.sign(tbs, digest: signatureAlgorithm.digest)
+        // SEQUENCE { tbs, algorithm, signature } from the TBSCertificate bytes just signed, not serialized again.
+        let body = tbs + signatureAlgorithm.element.serialized + DERElement.bitString(signature).serialized
+        let der = DERElement.header(.sequence, contentLength: body.count) + body
+        let shape = ParseShape(self)
+        if ParseShape.accepted(shape) { return X509Certificate(deferringParseOf: der) }
+        let certificate = try X509Certificate(der: der)
+        ParseShape.remember(shape)
+        return certificate
+    }
+
+    /// Everything in a certificate signed from a template that d2i_X509 examines: every field but the octets inside
+    /// each extension's extnValue OCTET STRING and inside the signature BIT STRING, which OpenSSL 3 reads as opaque
+    /// octets of any length (extensions are decoded later, on demand, and never fail the parse; a signature is only
+    /// checked by X509_verify; the writer encodes every length around them in DER). OpenSSL's verdict on a
+    /// certificate is therefore a function of its shape: once d2i_X509 has accepted one certificate of a shape, it
+    /// accepts every other, and their parse can wait until it is needed (`X509Certificate.init(deferringParseOf:)`).
+    /// A forge that issues many leaves differing only in an extension's value (a challenge, a nonce) parses one.
+    struct ParseShape: Hashable {
+        let version: Int64
+        let serialNumber: [UInt8]
+        let signatureAlgorithm: SignatureAlgorithm
+        let issuer: X509Name
+        let notBefore: Int64
+        let notAfter: Int64
+        let subject: X509Name
+        let subjectPublicKeyInfo: [UInt8]
+        let extensions: [ExtensionShape]
+
+        struct ExtensionShape: Hashable {
+            let oid: DERObjectIdentifier
+            let critical: Bool
+        }
+
+        init(_ template: CertificateTemplate) {
+            version = template.version
+            serialNumber = template.serialNumber
+            signatureAlgorithm = template.signatureAlgorithm
+            issuer = template.issuer
+            notBefore = template.seconds(template.notBefore)
+            notAfter = template.seconds(template.notAfter)
+            subject = template.subject
+            subjectPublicKeyInfo = template.subjectPublicKeyInfo
+            extensions = template.extensions.map { ExtensionShape(oid: $0.oid, critical: $0.critical) }
+        }
+
+        private static let lock = NSLock()
+        /// Shapes d2i_X509 has accepted in this process; emptied when it reaches `limit`, to bound memory.
+        nonisolated(unsafe) private static var seen = Set<ParseShape>()
+        private static let limit = 4096
+
+        static func accepted(_ shape: ParseShape) -> Bool { lock.withLock { seen.contains(shape) } }
+
+        static func remember(_ shape: ParseShape) {
+            lock.withLock {
+                if seen.count >= limit { seen.removeAll(keepingCapacity: true) }
+                seen.insert(shape)
+            }
+        }
+    }
+
+    fileprivate func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 }

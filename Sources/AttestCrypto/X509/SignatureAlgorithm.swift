@@ -20,7 +20,7 @@ public enum SignatureAlgorithm: String, Hashable, Sendable, CaseIterable {
     }
 
     /// Every raw value is a constant dotted OID of this enum.
-    public var oid: DERObjectIdentifier { DERObjectIdentifier(dotted: rawValue)! }
+    public var oid: DERObjectIdentifier { DERObjectIdentifier(stringLiteral: rawValue) }
 
     public var digest: HashAlgorithm {
         switch self {

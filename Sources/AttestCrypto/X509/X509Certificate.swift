@@ -7,26 +7,60 @@ import Foundation
 /// Our own DER reader parses the same bytes independently (`DERReader.parse(certificate.der)`); tests check
 /// that both agree.
 public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringConvertible {
-    let x509: OpaquePointer
     /// The exact bytes parsed.
     public let der: [UInt8]
+    /// Guards `parsed`.
+    private let parseLock = NSLock()
+    /// OpenSSL's parse of `der`: made in `init(der:)`, or on first use after `init(deferringParseOf:)`.
+    private var parsed: OpaquePointer?
 
     public init(der: [UInt8]) throws {
-        var cursor: UnsafePointer<UInt8>?
-        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            cursor = buffer.baseAddress
-            let x = d2i_X509(nil, &cursor, buffer.count)
-            if x != nil && cursor != buffer.baseAddress.map({ $0 + buffer.count }) {
+        parsed = try check(X509Certificate.parse(der, context: nil), "d2i_X509")
+        self.der = der
+    }
+
+    /// A certificate whose bytes d2i_X509 is known to accept, parsed on first use: a forge that only serialises the
+    /// certificate then never pays for OpenSSL's parse (in OpenSSL 3.0 mostly the decoding of the subject public key
+    /// through its decoder framework). Only `CertificateTemplate.signed(by:)` makes these, and only when d2i_X509 has
+    /// already accepted a certificate that differs from these bytes in nothing d2i_X509 examines (see
+    /// `CertificateTemplate.ParseShape`).
+    init(deferringParseOf der: [UInt8]) {
+        self.der = der
+    }
+
+    /// The parse in the default library context, made now if `init(deferringParseOf:)` deferred it.
+    var x509: OpaquePointer {
+        parseLock.withLock {
+            if let parsed { return parsed }
+            // d2i_X509 accepted a certificate of the same parse shape (`init(deferringParseOf:)`); only allocation
+            // failure can stop it now.
+            guard let made = X509Certificate.parse(der, context: nil) else {
+                preconditionFailure("d2i_X509 rejected a certificate of a shape it accepted: \(AttestCryptoError.drainQueue())")
+            }
+            parsed = made
+            return made
+        }
+    }
+
+    deinit { if let parsed { X509_free(parsed) } }
+
+    /// d2i_X509 of exactly `der` (nothing after it), in `context` (nil: the default library context).
+    static func parse(_ der: [UInt8], context: OpaquePointer?) -> OpaquePointer? {
+        der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor = buffer.baseAddress
+            var x = X509_new_ex(context, nil)
+            guard x != nil else { return nil }
+            guard d2i_X509(&x, &cursor, buffer.count) != nil else {
+                X509_free(x)
+                return nil
+            }
+            if cursor != buffer.baseAddress.map({ $0 + buffer.count }) {
                 X509_free(x)
                 return nil
             }
             return x
         }
-        x509 = try check(parsed, "d2i_X509")
-        self.der = der
     }
-
-    deinit { X509_free(x509) }
 
     /// Every certificate in a PEM text, in order.
     public static func parseChain(pem: String) throws -> [X509Certificate] {
@@ -150,3 +184,4 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
         return Date(timeIntervalSince1970: TimeInterval(timegm(&tm)))
     }
 }
+

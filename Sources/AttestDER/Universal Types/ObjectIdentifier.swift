@@ -1,3 +1,5 @@
+import Foundation
+
 /// An OBJECT IDENTIFIER value (X.690 §8.19). Its identity is its content octets, so every arc is kept however large
 /// (X.660 puts no bound on arcs; `1.2.18446744073709551616` is a valid OID that OpenSSL reads). `components` gives
 /// the arcs when each fits 64 bits; `description` writes the dotted form in any case.
@@ -44,18 +46,45 @@ public struct DERObjectIdentifier: Hashable, Sendable, CustomStringConvertible, 
     /// Reads content octets; nil when empty, truncated (the last octet continues) or non-minimal (a sub-identifier
     /// starting with 0x80). Arcs of any size are kept.
     public init?(contentBytes bytes: [UInt8]) {
-        guard let last = bytes.last, last & 0x80 == 0 else { return nil }
-        var startOfArc = true
-        for byte in bytes {
-            if startOfArc && byte == 0x80 { return nil }
-            startOfArc = byte & 0x80 == 0
-        }
+        guard DERObjectIdentifier.isWellFormed(bytes[...]) else { return nil }
         contentBytes = bytes
     }
 
+    /// What `init?(contentBytes:)` accepts, checked in place (the reader checks OIDs without copying them).
+    static func isWellFormed<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let last = bytes.last, last & 0x80 == 0 else { return false }
+        var startOfArc = true
+        for byte in bytes {
+            if startOfArc && byte == 0x80 { return false }
+            startOfArc = byte & 0x80 == 0
+        }
+        return true
+    }
+
     public init(stringLiteral value: String) {
+        if let known = Literals.lookUp(value) {
+            self = known
+            return
+        }
         guard let oid = DERObjectIdentifier(dotted: value) else { preconditionFailure("bad OID literal \(value)") }
+        Literals.remember(value, oid)
         self = oid
+    }
+
+    /// OIDs written as literals, by their text: the forge builds the same few (attribute types, extension and
+    /// algorithm OIDs) for every certificate, and parsing dotted text each time cost more than the rest of the
+    /// element. Sound: `init(dotted:)` is a pure function of the text. Bounded: literals are constants of the
+    /// program, and past `limit` entries nothing more is kept.
+    private enum Literals {
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var known: [String: DERObjectIdentifier] = [:]
+        private static let limit = 1024
+
+        static func lookUp(_ text: String) -> DERObjectIdentifier? { lock.withLock { known[text] } }
+
+        static func remember(_ text: String, _ oid: DERObjectIdentifier) {
+            lock.withLock { if known.count < limit { known[text] = oid } }
+        }
     }
 
     /// The sub-identifiers as base-128 digit groups (the first combines the first two arcs).

@@ -53,7 +53,7 @@ public struct AndroidAttestationBlueprint: Sendable {
     public func render(authorities: [AndroidPKI.Authority]) throws -> [X509Certificate] {
         let leaf = try CertificateAuthority.issue(
             serial: leafSerial, subject: leafSubject, key: key.publicKey,
-            issuer: try X509Name(der: authorities[0].certificate.subjectDER), signer: authorities[0].key,
+            issuer: try authorities[0].name, signer: authorities[0].key,
             validity: leafValidity,
             extensions: [.keyUsage([.digitalSignature])] + Array(
                 repeating: CertificateExtension(oid: KeyDescription.extensionOID, value: keyDescriptionOverride ?? keyDescription.der),

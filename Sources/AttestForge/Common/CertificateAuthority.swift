@@ -6,15 +6,18 @@ import Foundation
 public struct CertificateAuthority: Sendable {
     public let certificate: X509Certificate
     public let key: PrivateKey
+    /// The subject read once (nil if it cannot be read as a Name: `name` then throws why, each time it is asked).
+    private let subjectName: X509Name?
 
     public init(certificate: X509Certificate, key: PrivateKey) {
         self.certificate = certificate
         self.key = key
+        subjectName = try? X509Name(der: certificate.subjectDER)
     }
 
     /// The subject, as the issuer name of what this CA signs.
     public var name: X509Name {
-        get throws { try X509Name(der: certificate.subjectDER) }
+        get throws { try subjectName ?? X509Name(der: certificate.subjectDER) }
     }
 
     /// A certificate signed with the algorithm the signer's key calls for.
