@@ -209,8 +209,8 @@ public enum AndroidFamily: CatalogueFamily {
                    description: "hardwareEnforced ends with [1000] NULL, a tag outside the AOSP schema (a newer KeyMint's, or a vendor's).") { scenario, _ in
             hardware(&scenario) { $0.fields.append(.init(1000, .flag)) }
         },
-        Definition(variant: "rollback-resistance", rule: .androidKeyDescriptionKnownTags, importance: .medium,
-                   description: "hardwareEnforced carries rollbackResistance [303], a schema tag StrongBox keys carry that android/keyattestation's parser leaves out.") { scenario, _ in
+        Definition(variant: "rollback-resistance", rule: .androidKeyDescriptionKnownTags, importance: .low,
+                   description: "hardwareEnforced carries rollbackResistance [303], a schema tag a key carries when rollback resistance was requested (a system API), which android/keyattestation's parser leaves out.") { scenario, _ in
             hardware(&scenario) { $0.set(.rollbackResistance, .flag) }
         },
         Definition(variant: "twice", rule: .androidKeyDescriptionPosition, importance: .medium,

@@ -17,7 +17,7 @@ public enum AppAttestRules {
         Rule(.appAttestFormat, "fmt is \"apple-appattest\".", level: .policy, quote: "(none binds as a step - 'To verify and decode the attestation object, check that it has the CBOR data format with the expected syntax', whose syntax fixes fmt \"apple-appattest\", but no numbered step checks fmt)",
              source: "Apple, Validating apps that connect to your server, 'Verify the attestation' (the syntax before step 1; no step checks fmt)", bugClass: .parsing),
         Rule(.appAttestCertificateList,
-             "x5c lists the credential certificate first (not a CA), then the intermediate.",
+             "x5c lists the credential certificate first (not a CA).",
              level: .must, quote: "Verify that the x5c array contains the intermediate and leaf certificates for App Attest, starting from the credential certificate in the first data buffer in the array (credcert).",
              source: "Apple attestation step 1", bugClass: .trust),
         Rule(.appAttestExtraCertificates, "x5c holds nothing but the credential certificate and the intermediate.",

@@ -37,8 +37,8 @@ public struct AuthorizationList: Hashable, Sendable {
     /// Tags that appear more than once (read with `allowRepeatedTags`, or forged so), in order of first repetition.
     /// `self[tag]` reads the first occurrence; android/keyattestation's parser keeps the last.
     public var repeatedTags: [UInt64] {
-        var seen = Set<UInt64>(), repeated: [UInt64] = []
-        for field in fields where !seen.insert(field.tag).inserted && !repeated.contains(field.tag) { repeated.append(field.tag) }
+        var seen = Set<UInt64>(), reported = Set<UInt64>(), repeated: [UInt64] = []
+        for field in fields where !seen.insert(field.tag).inserted && reported.insert(field.tag).inserted { repeated.append(field.tag) }
         return repeated
     }
 

@@ -50,7 +50,10 @@ public struct AndroidPKI: Sendable {
                                           subject: name(.serialNumber(hex(try serial("factory batch name"))), .title("TEE")),
                                           validity: Self.rootValidity, pathLength: nil)
         rkpCA2 = try Self.authority(seed, "rkp ca2", .ec(.p384), under: ecRoot,
-                                    subject: name(.commonName("TEST Droid CA2"), .organization("attest-harness TEST")),
+                                    // Named exactly as real ones: android/keyattestation tells an RKP chain by this
+                                    // name alone (KeyAttestationCertPath.isRemoteProvisioned). CA3 and the root keep
+                                    // the TEST marker.
+                                    subject: name(.organization("Google LLC"), .commonName("Droid CA2")),
                                     validity: Self.rootValidity, pathLength: 2)
         rkpCA3 = try Self.authority(seed, "rkp ca3", .ec(.p256), under: rkpCA2,
                                     subject: name(.commonName("TEST Droid CA3"), .organization("attest-harness TEST")),

@@ -32,10 +32,17 @@ enum AndroidAttestationVerification {
                                "the chain ends in \(last.subject), not in a self-issued root")
         }
         try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy)
-        for certificate in certificates {
+        // The root: the chain's last certificate when self-issued, and every trust anchor named as the issuer of the
+        // top certificate below it, so that leaving the root out (or sending a look-alike) skips no lookup.
+        let rootCopy = certificates.count > 1 && certificates[certificates.count - 1].issuerDER == certificates[certificates.count - 1].subjectDER
+            ? certificates.last : nil
+        let top = rootCopy == nil ? certificates.last : certificates[certificates.count - 2]
+        let roots = [rootCopy].compactMap { $0 } + policy.trustAnchors.filter { $0.subjectDER == top?.issuerDER }
+        for root in roots where statusList.entry(serialNumber: root.serialNumber)?.status == .revoked {
+            try policy.require(.chainRootRevoked, false, "the root \(root.subject) (serial \(hex(root.serialNumber))) is REVOKED")
+        }
+        for certificate in certificates where certificate != rootCopy {
             switch statusList.entry(serialNumber: certificate.serialNumber)?.status {
-            case .revoked? where certificate.issuerDER == certificate.subjectDER:
-                try policy.require(.chainRootRevoked, false, "the root \(certificate.subject) (serial \(hex(certificate.serialNumber))) is REVOKED")
             case .revoked?:
                 try policy.require(.chainRevoked, false, "\(certificate.subject) (serial \(hex(certificate.serialNumber))) is REVOKED")
             case .suspended?:
@@ -43,6 +50,9 @@ enum AndroidAttestationVerification {
             case nil:
                 break
             }
+        }
+        for root in roots where statusList.entry(serialNumber: root.serialNumber)?.status == .suspended {
+            try policy.require(.chainSuspended, false, "the root \(root.subject) (serial \(hex(root.serialNumber))) is SUSPENDED")
         }
 
         guard let extensionValue = leaf.extension(KeyDescription.extensionOID)?.value else {
@@ -82,10 +92,11 @@ enum AndroidAttestationVerification {
         }
         // An app attestation key (ATTEST_KEY, AOSP KeyCreationResult case 2): the certificate that issued the leaf,
         // with keyCertSign and a KeyDescription of its own.
-        let attestKeyCertificate = certificates.first {
+        // The one sent right after the leaf, as in a chain the device returns (not a look-alike elsewhere).
+        let attestKeyCertificate = certificates.count > 1 ? [certificates[1]].first {
             $0 != leaf && $0.subjectDER == leaf.issuerDER && ChainChecks.signsCertificates($0)
                 && $0.extension(KeyDescription.extensionOID) != nil
-        }
+        } : nil
         if let attestKeyCertificate {
             try policy.require(.androidChainAttestKey, false,
                                "the leaf is issued by an app attestation key (ATTEST_KEY) certificate, \(attestKeyCertificate.subject)")
@@ -155,6 +166,10 @@ enum AndroidAttestationVerification {
             description = try KeyDescription(der: certificate.extension(KeyDescription.extensionOID)?.value ?? [], options: options)
         } catch {
             throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "the attestation key's KeyDescription: \(error)")
+        }
+        for list in [description.softwareEnforced, description.hardwareEnforced] {
+            try policy.require(.androidKeyDescriptionUniqueTags, list.repeatedTags.isEmpty,
+                               "the attestation key's KeyDescription repeats tag \(list.repeatedTags.map(String.init).joined(separator: ", "))")
         }
         let purposes = description.hardwareEnforced.integerSet(.purpose) ?? []
         try policy.require(.androidKeyDescriptionPosition, purposes == [KeyMintValues.purposeAttestKey],

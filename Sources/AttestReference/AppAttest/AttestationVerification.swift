@@ -76,17 +76,13 @@ enum AttestationVerification {
     /// `x5c[0]` when the list must be in Apple's order; otherwise the certificate that issued none of the others,
     /// as a verifier that builds the path itself would pick.
     static func credentialCertificate(_ certificates: [X509Certificate], policy: Policy) throws -> X509Certificate {
+        if policy.enforces(.appAttestCertificateList), ChainChecks.isCA(certificates[0]) {
+            throw RuleViolation(rule: .appAttestCertificateList,
+                                reason: "x5c must start with the credential certificate; got \(certificates.map(\.subject))")
+        }
         try policy.require(.appAttestExtraCertificates, certificates.count <= 2,
                            "x5c holds \(certificates.count) certificates, more than the credential certificate and the intermediate")
-        if policy.enforces(.appAttestCertificateList) {
-            let first = certificates[0]
-            guard !ChainChecks.isCA(first) else {
-                throw RuleViolation(rule: .appAttestCertificateList,
-                                    reason: "x5c must start with the credential certificate, then the intermediate; got \(certificates.map(\.subject))")
-            }
-            return first
-        }
-        return ChainChecks.pathLeaf(certificates)
+        return policy.enforces(.appAttestCertificateList) ? certificates[0] : ChainChecks.pathLeaf(certificates)
     }
 
     /// The nonce from extension 1.2.840.113635.100.8.2. Strictly: one extension holding

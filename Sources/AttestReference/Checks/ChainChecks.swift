@@ -26,7 +26,6 @@ enum ChainChecks {
         } ?? certificates[0]
     }
 
-    /// True when the certificate's basic constraints say cA TRUE.
     /// True when the certificate's keyUsage (RFC 5280 §4.2.1.3) asserts keyCertSign (bit 5).
     static func signsCertificates(_ certificate: X509Certificate) -> Bool {
         guard let value = certificate.extension("2.5.29.15")?.value,
@@ -34,6 +33,7 @@ enum ChainChecks {
         return bits[1] & 0x04 != 0
     }
 
+    /// True when the certificate's basic constraints say cA TRUE.
     static func isCA(_ certificate: X509Certificate) -> Bool {
         guard let value = certificate.extension("2.5.29.19")?.value,
               var fields = try? DERReader.parse(value).contents() else { return false }
