@@ -136,6 +136,10 @@ public enum AndroidFamily: CatalogueFamily {
         },
         Definition(variant: "one-certificate", rule: .androidChainLength, importance: .medium,
                    description: "The leaf alone, issued straight by the root.") { scenario, _ in scenario.leafOnly = true },
+        Definition(variant: "leaf-and-root", rule: .androidChainThreeOrMore, importance: .low,
+                   description: "The leaf issued straight by the root, sent with the root: two certificates.") { scenario, _ in
+            scenario.leafAndRoot = true
+        },
         Definition(variant: "reversed", rule: .androidChainOrder, importance: .medium,
                    description: "The chain is root first.") { scenario, _ in scenario.reversed = true },
     ] + factoryOrders.map { order in

@@ -20,6 +20,11 @@ public enum AndroidRules {
              source: "AOSP KeyCreationResult.aidl (fixes leaf first); Google step 3",
              ownerVerifier: "\(google) never reorders: the first certificate is the leaf, and any other order fails ('Root certificate not found', 'Subject/Issuer name chaining check failed' or 'No matching trust anchor found')",
              bugClass: .trust),
+        Rule(.androidChainThreeOrMore, "The chain holds at least 3 certificates: the leaf, at least one attestation CA, the root.",
+             level: .policy, quote: "(none - no public text sets a length; a leaf issued straight by a pinned root verifies under RFC 5280)",
+             source: "android/keyattestation KeyAttestationCertPath.kt (its own precondition, not a documented step)",
+             ownerVerifier: "\(google) refuses fewer than 3 certificates ('At least 3 certificates are required')",
+             bugClass: .parsing),
         Rule(.androidChainIncludesRoot, "The chain ends in its self-issued root certificate.", level: .policy,
              quote: "(none binds the verifier - AOSP describes the chain the device returns as going 'up to the root which must be self-signed', but path validation takes the trust anchor as an input (RFC 5280 §6.1.1 (d)), so a verifier that pins the root by subject and key needs no copy of it in the chain)",
              source: "AOSP KeyCreationResult.aidl (the shape devices return); RFC 5280 §6.1.1 (d)",
@@ -111,7 +116,9 @@ public enum AndroidRules {
     ]
 
     /// Rules only a profile that follows android/keyattestation enforces (documentation does not ask for them).
-    public static let googleVerifierOnly: [RuleID] = [.androidChainIncludesRoot, .androidChainAttestKey, .androidKeyDescriptionKnownTags]
+    public static let googleVerifierOnly: [RuleID] = [
+        .androidChainThreeOrMore, .androidChainIncludesRoot, .androidChainAttestKey, .androidKeyDescriptionKnownTags,
+    ]
     /// Rules no built-in profile enforces: a user's own profile opts in.
     public static let optIn: [RuleID] = [.androidKeyDescriptionStrictDER]
 

@@ -45,6 +45,7 @@ extension RuleID {
     public static let androidChainLength: RuleID = "android.chain.length"
     public static let androidChainOrder: RuleID = "android.chain.order"
     public static let androidChainIncludesRoot: RuleID = "android.chain.includesRoot"
+    public static let androidChainThreeOrMore: RuleID = "android.chain.threeOrMore"
     public static let androidChainAttestKey: RuleID = "android.chain.attestKey"
     public static let androidKeyDescriptionEncoding: RuleID = "android.keyDescription.encoding"
     public static let androidKeyDescriptionStrictDER: RuleID = "android.keyDescription.strictDer"

@@ -36,6 +36,8 @@ public struct AndroidScenario: Sendable {
     public var extensionKey: PrivateKey?
     /// Issue the leaf straight from the root and send it alone.
     public var leafOnly = false
+    /// Issue the leaf straight from the root and send the two.
+    public var leafAndRoot = false
     /// Transforms the KeyDescription bytes before they go into the leaf (malformed encodings).
     public var keyDescriptionBytes: (@Sendable ([UInt8]) -> [UInt8])?
 
@@ -81,6 +83,7 @@ public struct AndroidScenario: Sendable {
         }
         blueprint.keyDescriptionOverride = keyDescriptionBytes.map { $0(blueprint.keyDescription.der) }
         if leafOnly { return [try blueprint.render(authorities: [authorities[authorities.count - 1]])[0]] }
+        if leafAndRoot { return try blueprint.render(authorities: [authorities[authorities.count - 1]]) }
         var chain = try blueprint.render(authorities: authorities)
         if let extensionKey {
             // Another subject than the attested leaf's, or the forged leaf would look self-issued.

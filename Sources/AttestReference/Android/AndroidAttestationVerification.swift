@@ -26,6 +26,7 @@ enum AndroidAttestationVerification {
         guard !certificates.isEmpty else { throw RuleViolation(rule: .androidChainLength, reason: "the chain is empty") }
         try policy.require(.androidChainLength, (2...8).contains(certificates.count),
                            "the chain has \(certificates.count) certificates, not 2 to 8")
+        try policy.require(.androidChainThreeOrMore, certificates.count >= 3, "the chain has \(certificates.count) certificates, fewer than 3")
         let leaf = try Self.leaf(certificates, policy: policy)
         if let last = certificates.last {
             try policy.require(.androidChainIncludesRoot, last.issuerDER == last.subjectDER,
