@@ -10,8 +10,9 @@ import Darwin
 /// Every read and write waits at most until the deadline (a one-byte-per-second drip included).
 final class Connection {
     private let descriptor: Int32
-    private let deadline: Date
-    private let timeout: TimeInterval
+    /// The deadline of the request in progress: a pooled connection gets the next request's deadline.
+    var deadline: Date
+    var timeout: TimeInterval
     private var tls: OpaquePointer?
     private var context: OpaquePointer?
 

@@ -5,7 +5,9 @@ import Foundation
 /// Hostile servers cannot stall or flood the harness: one deadline covers resolving, connecting, TLS, sending and
 /// reading (a slow drip included); the body is read into a buffer that never grows past `responseLimit`, and the
 /// transfer is aborted the moment a server declares or sends more (memory stays at the cap however fast or long a
-/// server streams); headers are capped too; redirects are returned as they are, never followed; nothing is retried.
+/// server streams); headers are capped too; redirects are returned as they are, never followed. Nothing is retried,
+/// except that with `reusesConnections` (the verdict protocol: stateless requests) a request whose pooled
+/// connection ends before the first response byte is sent once more on a fresh connection.
 /// IPv6 literals (`http://[::1]:8080`) and `https` (system roots, or a private CA file) are supported.
 ///
 /// Each request runs on a thread of its own and is awaited, so many can be in flight without holding the
@@ -15,6 +17,9 @@ package struct HTTPClient: Sendable {
     package var responseLimit: Int
     /// A PEM file of CA certificates to trust for https instead of the system's roots.
     package var trustedCertificates: String?
+    /// Keep plain-http connections open for later requests to the same server (`ConnectionPool`). Only for requests
+    /// that may be sent twice: the verdict protocol's; never an API map's steps against a stateful server.
+    package var reusesConnections = false
 
     /// Headers larger than this end the request.
     static let headerLimit = 64 << 10
@@ -52,14 +57,34 @@ package struct HTTPClient: Sendable {
         let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
         let port = request.url.port ?? (scheme == "https" ? 443 : 80)
         guard (1...65535).contains(port) else { throw HTTPClientError.badURL(request.url.absoluteString) }
+        let reuse = reusesConnections && scheme == "http"
+        let key = "\(host) \(port)"
+        let bytes = Self.serialize(request, host: host, port: port, scheme: scheme, keepAlive: reuse)
+        if reuse, let pooled = ConnectionPool.shared.take(key) {
+            pooled.deadline = deadline
+            pooled.timeout = timeout
+            var reader = ResponseReader(connection: pooled, limit: responseLimit, headerLimit: Self.headerLimit)
+            do {
+                try pooled.write(bytes)
+                let response = try reader.read(bodyExpected: request.method != "HEAD")
+                if reader.reusable(response) { ConnectionPool.shared.give(pooled, key) }
+                return response
+            } catch let error as HTTPClientError {
+                // The server closed the idle connection before answering: say it again on a fresh one. Anything
+                // else (a partial or malformed answer, a timeout) is this request's result.
+                guard !reader.receivedAny, case .closed = error else { throw error }
+            }
+        }
         let connection = try Connection(host: host, port: port, deadline: deadline, timeout: timeout)
         if scheme == "https" { try connection.startTLS(host: host, trustedCertificates: trustedCertificates) }
-        try connection.write(Self.serialize(request, host: host, port: port, scheme: scheme))
+        try connection.write(bytes)
         var reader = ResponseReader(connection: connection, limit: responseLimit, headerLimit: Self.headerLimit)
-        return try reader.read(bodyExpected: request.method != "HEAD")
+        let response = try reader.read(bodyExpected: request.method != "HEAD")
+        if reuse, reader.reusable(response) { ConnectionPool.shared.give(connection, key) }
+        return response
     }
 
-    static func serialize(_ request: HTTPRequest, host: String, port: Int, scheme: String) -> [UInt8] {
+    static func serialize(_ request: HTTPRequest, host: String, port: Int, scheme: String, keepAlive: Bool = false) -> [UInt8] {
         var target = request.url.path.isEmpty ? "/" : request.url.path
         if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true) {
             target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -67,7 +92,7 @@ package struct HTTPClient: Sendable {
         }
         let defaultPort = (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
         let authority = (host.contains(":") ? "[\(host)]" : host) + (defaultPort ? "" : ":\(port)")
-        var head = "\(request.method) \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n"
+        var head = "\(request.method) \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
         let reserved: Set<String> = ["host", "connection", "content-length", "transfer-encoding"]
         for (name, value) in request.headers where !reserved.contains(name.lowercased()) {
             // A header value never carries a line break into the request.
@@ -90,6 +115,10 @@ struct ResponseReader {
     let headerLimit: Int
     private var pending: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    /// True once the server sent any byte of a response.
+    private(set) var receivedAny = false
+    /// True when the last body was framed (Content-Length, chunked, or none by status), not read to the end.
+    private var framed = false
 
     init(connection: Connection, limit: Int, headerLimit: Int) {
         self.connection = connection
@@ -117,6 +146,7 @@ struct ResponseReader {
               (100...599).contains(status) else {
             throw HTTPClientError.malformed("status line \"\(String(text.prefix(80)))\"")
         }
+        let persistent = statusLine[0] == "HTTP/1.1"
         var headers: [(name: String, value: String)] = []
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw HTTPClientError.malformed("header line \"\(line.prefix(80))\"") }
@@ -125,6 +155,7 @@ struct ResponseReader {
         }
         func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
         let body: Data
+        framed = persistent
         if !bodyExpected || status == 204 || status == 304 || (100..<200).contains(status) {
             body = Data()
         } else if header("transfer-encoding")?.lowercased().contains("chunked") == true {
@@ -136,9 +167,17 @@ struct ResponseReader {
             try readExactly(length, into: buffer)
             body = buffer.take()
         } else {
+            framed = false
             body = try readToEnd()
         }
         return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Whether the connection may carry another request after `response`: HTTP/1.1 keep-alive, the body framed and
+    /// read whole, and nothing more sent after it.
+    func reusable(_ response: HTTPResponse) -> Bool {
+        framed && pending.isEmpty
+            && !response.headers.contains { $0.name == "connection" && $0.value.lowercased().contains("close") }
     }
 
     /// Bytes up to the blank line that ends the headers.
@@ -163,6 +202,7 @@ struct ResponseReader {
     private mutating func fill() throws -> Bool {
         let count = try connection.read(into: &chunk)
         guard count > 0 else { return false }
+        receivedAny = true
         pending.append(contentsOf: chunk[0..<count])
         return true
     }

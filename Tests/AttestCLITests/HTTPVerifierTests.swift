@@ -107,4 +107,36 @@ import FoundationNetworking
         #expect(result.message?.contains(message) == true, "\(result.summary)")
         #expect(Date().timeIntervalSince(started) < 6)
     }
+
+    /// The verdict protocol keeps its connections: ten valid cases at two jobs take at most a few connections, not
+    /// ten; and a server that drops each idle connection without saying so still gets every case (the request on a
+    /// dropped pooled connection is sent again on a fresh one, once).
+    @Test(arguments: [("accept", 4), ("idleclose", 20)])
+    func connectionsAreKeptAndADroppedOneIsReplaced(mode: String, maximumConnections: Int) async throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let port = Self.firstLine(out)
+        let valid = try BuiltinCatalogue.cases(for: Self.profile, seed: 1).filter { $0.rule == nil }
+        let cases = Array(repeating: valid, count: 10).flatMap { $0 }.prefix(10)
+        let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(port)/\(mode)")!, timeout: 5, responseLimit: 1 << 20)
+        let report = await Runner(profile: Self.profile, verifier: client).run(Array(cases), seed: 1, jobs: 2)
+        #expect(report.results.count == 10 && report.results.allSatisfy { $0.status == .pass },
+                "\(report.results.map(\.summary))")
+        let (stats, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/stats")!)
+        let counts = try JSONDecoder().decode([String: Int].self, from: stats)
+        #expect(counts["requests"] == 10, "\(counts)")
+        // Plus one for the /stats request itself.
+        #expect((counts["connections"] ?? 99) <= maximumConnections + 1, "\(counts)")
+        if mode == "accept" { #expect((counts["connections"] ?? 0) < 10, "\(counts)") }
+    }
+
 }

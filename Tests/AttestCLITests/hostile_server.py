@@ -7,8 +7,19 @@ import json, socket, struct, sys, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+STATS = {"connections": 0, "requests": 0}
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        STATS["connections"] += 1
+
+    def do_GET(self):
+        # /stats: how many connections and answered requests the well-behaved modes saw.
+        self.reply(200, json.dumps(STATS).encode())
 
     def log_message(self, *args):
         pass
@@ -43,6 +54,8 @@ class Handler(BaseHTTPRequestHandler):
         elif mode == "reset":
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.connection.close()
+            # The handler's files still hold the socket: end the keep-alive loop so that closing them sends the RST.
+            self.close_connection = True
         elif mode == "status":
             self.reply(500, b'{"error": "internal"}')
         elif mode == "redirect":
@@ -74,6 +87,17 @@ class Handler(BaseHTTPRequestHandler):
             # 100 Continue, then the real answer.
             self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
             self.reply(200, b"{ still not json")
+        elif mode in ("accept", "idleclose"):
+            # A well-behaved server: accept every step. idleclose drops each connection once it has answered, as a
+            # server's idle timeout would, without saying so in the response.
+            suite = json.loads(body)
+            answer = {"format": "attest-harness-exec-results/1", "harness": "hostile",
+                      "results": [{"id": case["id"], "verdicts": [{"outcome": "accept"} for _ in case["steps"]]}
+                                  for case in suite["cases"]]}
+            STATS["requests"] += 1
+            self.reply(200, json.dumps(answer).encode())
+            if mode == "idleclose":
+                self.close_connection = True
         elif mode == "wrongid":
             answer = {"format": "attest-harness-exec-results/1", "harness": "hostile",
                       "results": [{"id": "other", "verdicts": [{"outcome": "accept"}]}]}

@@ -40,7 +40,10 @@ public struct HTTPVerifier: AttestationVerifier {
         let request = HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")], body: Array(suite))
         let response: HTTPResponse
         do {
-            response = try await HTTPClient(timeout: timeout, responseLimit: responseLimit).send(request)
+            // The verdict protocol is stateless per request, so connections are kept for the next case.
+            var client = HTTPClient(timeout: timeout, responseLimit: responseLimit)
+            client.reusesConnections = true
+            response = try await client.send(request)
         } catch {
             throw VerifierFailure.contract("\(error)")
         }
