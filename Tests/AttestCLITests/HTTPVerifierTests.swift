@@ -40,6 +40,19 @@ import FoundationNetworking
     }
 
     /// The first line a child writes (the URL or port it listens on).
+    /// hostile_server.py running, and its port (Debian's interpreter itself, not a version-manager shim, so that a
+    /// signal reaches the server). The caller kills it.
+    static func startHostileServer() throws -> (Process, String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        return (process, firstLine(out))
+    }
+
     static func firstLine(_ pipe: Pipe) -> String {
         var line = Data()
         while !line.contains(0x0a) {
@@ -85,20 +98,12 @@ import FoundationNetworking
         ("chunkoverflow", "limit"), ("trailers", "trailers over"), ("interim", "not a results document"),
     ])
     func hostileServerEndsInAHarnessErrorWithinTheTimeout(mode: String, message: String) async throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")
-        let process = Process()
-        // Debian's interpreter itself, not a version-manager shim, so that terminate() reaches the server.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let (process, port) = try Self.startHostileServer()
         defer {
             // SIGKILL: a child spawned from the test runner may inherit a blocked SIGTERM.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let port = Self.firstLine(out)
         let testCase = try #require(try BuiltinCatalogue.cases(for: Self.profile, seed: 1).first)
         let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(port)/\(mode)")!, timeout: 2, responseLimit: 1 << 20)
         let started = Date()
@@ -113,18 +118,12 @@ import FoundationNetworking
     /// dropped pooled connection is sent again on a fresh one, once).
     @Test(arguments: [("accept", 4), ("idleclose", 20)])
     func connectionsAreKeptAndADroppedOneIsReplaced(mode: String, maximumConnections: Int) async throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("hostile_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let (process, port) = try Self.startHostileServer()
         defer {
+            // SIGKILL: a child spawned from the test runner may inherit a blocked SIGTERM.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let port = Self.firstLine(out)
         let valid = try BuiltinCatalogue.cases(for: Self.profile, seed: 1).filter { $0.rule == nil }
         let cases = Array(repeating: valid, count: 10).flatMap { $0 }.prefix(10)
         let client = HTTPVerifier(baseURL: URL(string: "http://127.0.0.1:\(port)/\(mode)")!, timeout: 5, responseLimit: 1 << 20)
