@@ -80,10 +80,9 @@ enum AndroidAttestationVerification {
                 throw RuleViolation(rule: .androidKeyDescriptionStrictDER, reason: "KeyDescription is not canonical DER: \(error)")
             }
         }
+        try requireUniqueTags(description, of: "", policy: policy)
         let lists = [("softwareEnforced", description.softwareEnforced), ("hardwareEnforced", description.hardwareEnforced)]
         for (name, list) in lists {
-            try policy.require(.androidKeyDescriptionUniqueTags, list.repeatedTags.isEmpty,
-                               "\(name) repeats tag \(list.repeatedTags.map(String.init).joined(separator: ", "))")
             // allApplications (600) has a rule of its own, whose cases would otherwise be refused here first.
             let unknown = list.fields.map(\.tag).filter {
                 !AuthorizationTag.modelledByAndroidKeyattestation.contains($0) && $0 != AuthorizationTag.allApplications.rawValue
@@ -94,10 +93,10 @@ enum AndroidAttestationVerification {
         // An app attestation key (ATTEST_KEY, AOSP KeyCreationResult case 2): the certificate that issued the leaf,
         // with keyCertSign and a KeyDescription of its own.
         // The one sent right after the leaf, as in a chain the device returns (not a look-alike elsewhere).
-        let attestKeyCertificate = certificates.count > 1 ? [certificates[1]].first {
-            $0 != leaf && $0.subjectDER == leaf.issuerDER && ChainChecks.signsCertificates($0)
-                && $0.extension(KeyDescription.extensionOID) != nil
-        } : nil
+        let attestKeyCertificate = certificates.dropFirst().first.flatMap { candidate in
+            candidate != leaf && candidate.subjectDER == leaf.issuerDER && ChainChecks.signsCertificates(candidate)
+                && candidate.extension(KeyDescription.extensionOID) != nil ? candidate : nil
+        }
         if let attestKeyCertificate {
             try policy.require(.androidChainAttestKey, false,
                                "the leaf is issued by an app attestation key (ATTEST_KEY) certificate, \(attestKeyCertificate.subject)")
@@ -117,12 +116,7 @@ enum AndroidAttestationVerification {
         let software = description.softwareEnforced
         try policy.require(.androidChallenge, description.attestationChallenge == challenge,
                            "attestationChallenge \(hex(description.attestationChallenge)) is not the issued \(hex(challenge))")
-        try policy.require(.androidSecurityLevel,
-                           description.attestationSecurityLevel == description.keyMintSecurityLevel
-                               && [KeyDescription.trustedEnvironment, KeyDescription.strongBox].contains(description.attestationSecurityLevel),
-                           "security levels \(description.attestationSecurityLevel)/\(description.keyMintSecurityLevel) are not both TEE or StrongBox")
-        try policy.require(.androidOrigin, hardware.integer(.origin) == KeyMintValues.originGenerated,
-                           "hardwareEnforced.origin is \(hardware.integer(.origin).map(String.init) ?? "absent"), not GENERATED")
+        try requireGeneratedInHardware(description, of: "", policy: policy)
         try policy.require(.androidRootOfTrust, hardware.rootOfTrust != nil, "hardwareEnforced has no RootOfTrust")
         if let root = hardware.rootOfTrust {
             try policy.require(.androidDeviceLocked, root.deviceLocked, "the bootloader is unlocked (deviceLocked FALSE)")
@@ -168,19 +162,30 @@ enum AndroidAttestationVerification {
         } catch {
             throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "the attestation key's KeyDescription: \(error)")
         }
-        for list in [description.softwareEnforced, description.hardwareEnforced] {
-            try policy.require(.androidKeyDescriptionUniqueTags, list.repeatedTags.isEmpty,
-                               "the attestation key's KeyDescription repeats tag \(list.repeatedTags.map(String.init).joined(separator: ", "))")
-        }
+        try requireUniqueTags(description, of: "the attestation key's ", policy: policy)
         let purposes = description.hardwareEnforced.integerSet(.purpose) ?? []
         try policy.require(.androidKeyDescriptionPosition, purposes == [KeyMintValues.purposeAttestKey],
                            "\(certificate.subject) carries a KeyDescription, but its key's purposes \(purposes) are not ATTEST_KEY alone")
+        try requireGeneratedInHardware(description, of: "the attestation key's ", policy: policy)
+    }
+
+    /// android.keyDescription.uniqueTags on both lists of `description` (`owner` prefixes the reason).
+    static func requireUniqueTags(_ description: KeyDescription, of owner: String, policy: Policy) throws {
+        for (name, list) in [("softwareEnforced", description.softwareEnforced), ("hardwareEnforced", description.hardwareEnforced)] {
+            try policy.require(.androidKeyDescriptionUniqueTags, list.repeatedTags.isEmpty,
+                               "\(owner)\(name) repeats tag \(list.repeatedTags.map(String.init).joined(separator: ", "))")
+        }
+    }
+
+    /// android.securityLevel (equal levels, TEE or StrongBox) and android.origin (GENERATED in hardwareEnforced).
+    static func requireGeneratedInHardware(_ description: KeyDescription, of owner: String, policy: Policy) throws {
         try policy.require(.androidSecurityLevel,
                            description.attestationSecurityLevel == description.keyMintSecurityLevel
                                && [KeyDescription.trustedEnvironment, KeyDescription.strongBox].contains(description.attestationSecurityLevel),
-                           "the attestation key's security levels \(description.attestationSecurityLevel)/\(description.keyMintSecurityLevel) are not both TEE or StrongBox")
-        try policy.require(.androidOrigin, description.hardwareEnforced.integer(.origin) == KeyMintValues.originGenerated,
-                           "the attestation key's origin is not GENERATED")
+                           "\(owner)security levels \(description.attestationSecurityLevel)/\(description.keyMintSecurityLevel) are not both TEE or StrongBox")
+        let origin = description.hardwareEnforced.integer(.origin)
+        try policy.require(.androidOrigin, origin == KeyMintValues.originGenerated,
+                           "\(owner)hardwareEnforced.origin is \(origin.map(String.init) ?? "absent"), not GENERATED")
     }
 
     /// `certificates[0]` once the order is checked (it issued none of the others, and each certificate up to the
