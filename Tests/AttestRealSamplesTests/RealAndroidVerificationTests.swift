@@ -46,8 +46,6 @@ import Testing
         // OpenSSL 3.0 cannot load ML-DSA keys, so it cannot build these chains (chains.json records the same).
         "android/tokay/sdk37/TEE_MLDSA_FACTORY.pem": .chainTrustAnchor,
         "android/tokay/sdk37/TEE_MLDSA_RKP.pem": .chainTrustAnchor,
-        // The intermediate lacks keyCertSign; android/keyattestation tolerates it, RFC 5280 does not.
-        "android/sony-xperia10-iii/sdk33/TEE_EC.pem": .chainBasicConstraints,
         // Software roots and a pre-production root are not Google hardware anchors.
         "android/marlin/sdk29/TEE_EC_NONE.pem": .chainTrustAnchor,
         "android/marlin/sdk29/TEE_RSA_NONE.pem": .chainTrustAnchor,
@@ -89,35 +87,58 @@ extension RealAndroidVerificationTests {
     }
 }
 
-/// A genuine Google-signed chain whose RootOfTrust.deviceLocked is BOOLEAN 01 (android/keyattestation's
-/// testdata/invalid/malformed_rot_device_locked.pem, which Google's own test parses with deviceLocked true): devices
-/// emit this, so no built-in profile may refuse it, and only a profile that opts into strict DER does.
-@Suite struct GenuineNonCanonicalBooleanTests {
-    static let path = "android/invalid/malformed_rot_device_locked.pem"
-    static let time = "2026-02-13T15:08:20.000Z"
+/// Genuine Google-signed chains that a strict reading of a standard refuses, though devices emit them, so no
+/// built-in profile may refuse them and only a profile that opts into the strict rule does:
+/// - android/keyattestation's testdata/invalid/malformed_rot_device_locked.pem: RootOfTrust.deviceLocked is BOOLEAN
+///   01 (Google's own test parses it with deviceLocked true); android.keyDescription.strictDer;
+/// - testdata/sony-xperia10-iii/sdk33/TEE_EC.pem: the factory keybox's attestation key certificate is cA FALSE with
+///   digitalSignature alone (RFC 5280 §6.1.4 (k), (n)); android.chain.attestationKeyIsCA.
+@Suite struct GenuineDeviceChainTests {
+    struct Sample: Sendable, CustomTestStringConvertible {
+        let path: String
+        let time: String
+        /// The opt-in rule that refuses it, and a word its reason must contain.
+        let strictRule: RuleID
+        let reasonMentions: String
+        var testDescription: String { path }
+    }
 
-    /// Every built-in profile that verifies Android chains, configured as the app that made the key (Google Photos)
-    /// would configure it. The passkey-import profile's key policy (a key that needs user authentication, P-256
-    /// only) is about which keys that API imports, not about the device, and this photos key has noAuthRequired,
-    /// so those five rules are left out.
-    @Test(arguments: BuiltinCatalogue.profiles.filter { $0.families.contains(AndroidFamily.name) }.map(\.name))
-    func everyBuiltinProfileAcceptsIt(profileName: String) throws {
+    static let samples = [
+        Sample(path: "android/invalid/malformed_rot_device_locked.pem", time: "2026-02-13T15:08:20.000Z",
+               strictRule: .androidKeyDescriptionStrictDER, reasonMentions: "invalidBoolean"),
+        Sample(path: "android/sony-xperia10-iii/sdk33/TEE_EC.pem", time: "2021-05-25T16:53:56.000Z",
+               strictRule: .androidChainAttestationKeyIsCA, reasonMentions: "at depth 1"),
+    ]
+
+    /// Every built-in profile that verifies Android chains, configured as the app that made the key would configure
+    /// it. The passkey-import profile's key policy (a key that needs user authentication, P-256 only) is about which
+    /// keys that API imports, not about the device, and these keys have noAuthRequired, so those five rules are
+    /// left out.
+    @Test(arguments: samples, BuiltinCatalogue.profiles.filter { $0.families.contains(AndroidFamily.name) }.map(\.name))
+    func everyBuiltinProfileAcceptsIt(sample: Sample, profileName: String) throws {
         let profile = try #require(BuiltinCatalogue.profile(named: profileName))
-        #expect(!profile.enforces(.androidKeyDescriptionStrictDER))
+        #expect(!profile.enforces(sample.strictRule))
         let rules = profile.rules.subtracting(AndroidRules.keyPolicy.map(\.id))
             .filter { $0.rawValue.hasPrefix("android.") || $0.rawValue.hasPrefix("chain.") }
-        #expect(rules.contains(.androidKeyDescriptionEncoding) && rules.contains(.androidRootOfTrust))
-        let verdict = try RealAndroidVerificationTests.verdict(Self.path, time: Self.time, rules: Set(rules))
+        #expect(rules.contains(.androidKeyDescriptionEncoding) && rules.contains(.androidRootOfTrust)
+                && rules.contains(.chainBasicConstraints))
+        let verdict = try RealAndroidVerificationTests.verdict(sample.path, time: sample.time, rules: Set(rules))
         #expect(verdict == .accept, "\(verdict.rule?.rawValue ?? "-"): \(verdict.reason ?? "")")
     }
 
-    /// A user's strict profile opts in and refuses it, naming the rule and the byte.
-    @Test func aStrictDERProfileRefusesIt() throws {
-        let rules = Profile.androidKeyAttestation.rules.union([.androidKeyDescriptionStrictDER])
-        let verdict = try RealAndroidVerificationTests.verdict(Self.path, time: Self.time, rules: rules)
-        #expect(verdict.outcome == .reject && verdict.rule == .androidKeyDescriptionStrictDER, "\(verdict)")
-        #expect(verdict.reason?.contains("invalidBoolean") == true, "\(verdict.reason ?? "")")
+    /// A user's strict profile opts in and refuses it, naming the rule and what is wrong.
+    @Test(arguments: samples)
+    func aProfileThatOptsInRefusesIt(sample: Sample) throws {
+        let rules = Profile.androidKeyAttestation.rules.union([sample.strictRule])
+        let verdict = try RealAndroidVerificationTests.verdict(sample.path, time: sample.time, rules: rules)
+        #expect(verdict.outcome == .reject && verdict.rule == sample.strictRule, "\(verdict)")
+        #expect(verdict.reason?.contains(sample.reasonMentions) == true, "\(verdict.reason ?? "")")
     }
+}
+
+/// The BOOLEAN 01 sample, read as Google reads it.
+@Suite struct GenuineNonCanonicalBooleanTests {
+    static let path = "android/invalid/malformed_rot_device_locked.pem"
 
     /// The lenient reading is Google's: deviceLocked TRUE.
     @Test func itReadsAsLocked() throws {

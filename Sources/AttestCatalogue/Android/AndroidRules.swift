@@ -36,6 +36,12 @@ public enum AndroidRules {
              source: "AOSP KeyCreationResult.aidl case 2 and KeyPurpose.aidl; Google step 6. Such a chain is still held to every other rule, judged on the leaf's KeyDescription (step 6 would trust the root-nearest one, the attestation key's: the leaf's is trusted because a key whose only purpose is ATTEST_KEY signs nothing but attestations KeyMint writes), and its attestation key certificate to these: sent right after the leaf, keyCertSign, a KeyDescription of the schema's shape without repeated tags, ATTEST_KEY as its only purpose (else android.keyDescription.position), a TEE or StrongBox security level and origin GENERATED",
              ownerVerifier: "\(google) refuses it: the attestation key certificate takes the target's place and the leaf fails with 'Unexpected attestation extension after the target certificate' (KeyAttestationCertPathValidator.kt), beside a TODO to support ATTEST_KEY chains",
              bugClass: .trust),
+        Rule(.androidChainAttestationKeyIsCA,
+             "The device's attestation key certificate (the issuer of the first certificate with a KeyDescription) is a CA: basicConstraints cA TRUE, keyCertSign.",
+             level: .policy, quote: "(none binds the verifier - RFC 5280 §6.1.4 (k) and (n) would ('verify that the basicConstraints extension is present and that cA is set to TRUE'), but Google's page asks only that 'each certificate signs the next certificate in the chain', and factory keyboxes of real devices issue the attestation key certificate cA FALSE with digitalSignature alone: a strict profile opts in)",
+             source: "RFC 5280 §6.1.4 (k), (n); Google step 3; real-samples android/sony-xperia10-iii/sdk33/TEE_EC.pem (android/keyattestation testdata: a Sony Xperia 10 III on Android 13, whose attestation key certificate is CA:FALSE, keyUsage digitalSignature)",
+             ownerVerifier: "\(google) checks neither flag on any certificate ('Older Android devices produce Key Attestation certificate chains that do not fully conform to RFC 5280', KeyAttestationCertPathValidator.kt) and verifies the Sony chain",
+             bugClass: .trust, references: ["android/keyattestation testdata sony-xperia10-iii/sdk33/TEE_EC.pem"]),
         Rule(.androidKeyDescriptionEncoding,
              "The leaf's KeyDescription has the AOSP schema's shape: 8 elements, ENUMERATED security levels, EXPLICIT-tagged authorization fields.",
              level: .must, quote: "KeyDescription ::= SEQUENCE { attestationVersion INTEGER, attestationSecurityLevel SecurityLevel, ... softwareEnforced AuthorizationList, hardwareEnforced AuthorizationList } ; SecurityLevel ::= ENUMERATED ; purpose [1] EXPLICIT SET OF INTEGER OPTIONAL ...",
@@ -60,7 +66,7 @@ public enum AndroidRules {
              source: "AOSP KeyMint Tag.aidl; android/keyattestation Extension.kt (KeyMintTag)",
              ownerVerifier: "\(google) refuses any tag outside its KeyMintTag list (UNKNOWN_TAG_NUMBER), schema tags it leaves out on purpose included (7, 8, 303 rollbackResistance, 305, 502, 720 deviceUniqueAttestation) and the legacy 600 allApplications",
              bugClass: .parsing),
-        Rule(.androidKeyDescriptionPosition, "Only the leaf carries a KeyDescription, once; no CA certificate has one.",
+        Rule(.androidKeyDescriptionPosition, "Only the leaf carries a KeyDescription, once (an app attestation key's certificate aside, android.chain.attestKey); no other certificate has one, whether it is a CA or a leaf that signs another (chain extension).",
              level: .policy, quote: "Find the nearest certificate to the root that contains the key attestation certificate extension. ... Don't assume that the key attestation certificate extension is in the leaf certificate of the chain. Only the first occurrence of the … / AOSP: 'the first certificate's keyCertSign bit [is set] iff the attested key has KeyPurpose::ATTEST_KEY'",
              source: "Google step 6 and AOSP KeyCreationResult.aidl case 2 (a caller-provided ATTEST_KEY puts a KeyDescription on a CA: the rule is a profile choice); RFC 5280 §4.2 ('A certificate MUST NOT include more than one instance of a particular extension', binding the issuer) for the duplicate case",
              ownerVerifier: "\(google) refuses a KeyDescription anywhere but the leaf ('Only the target certificate should contain an attestation extension', beside a TODO to support ATTEST_KEY chains); the JDK's certificate parser refuses a duplicated extension",
@@ -120,7 +126,7 @@ public enum AndroidRules {
         .androidChainThreeOrMore, .androidChainIncludesRoot, .androidChainAttestKey, .androidKeyDescriptionKnownTags,
     ]
     /// Rules no built-in profile enforces: a user's own profile opts in.
-    public static let optIn: [RuleID] = [.androidKeyDescriptionStrictDER]
+    public static let optIn: [RuleID] = [.androidKeyDescriptionStrictDER, .androidChainAttestationKeyIsCA]
 
     static let importPolicy = "docs/protocols/passkey-import.md §3.3 (device-bound passkey import, key policy)"
 

@@ -22,10 +22,10 @@ public enum ChainRules {
              ownerVerifier: "\(google) checks every certificate but the leaf (its dates are set on the device) and ignores expiry, not not-yet-valid, on factory-provisioned chains (KeyAttestationCertPathValidator.kt); the catalogue's case expires an RKP intermediate, which it refuses too",
              bugClass: .trust,
              references: ["py_webauthn #106, #244 (expired fixtures, mocked clock)"]),
-        Rule(.chainBasicConstraints, "Every issuing certificate is a CA (basicConstraints cA TRUE, keyCertSign).",
+        Rule(.chainBasicConstraints, "Every issuing certificate is a CA (basicConstraints cA TRUE, keyCertSign); in an Android chain, every issuing CA above the certificates the device writes.",
              level: .must, quote: "If certificate i is a version 3 certificate, verify that the basicConstraints extension is present and that cA is set to TRUE. ... If a key usage extension is present, verify that the keyCertSign bit is set.",
-             source: "RFC 5280 §6.1.4 (k) and (n)",
-             ownerVerifier: "\(google) checks neither (older devices' chains do not conform to RFC 5280: a real Sony Xperia 10 III chain's leaf issuer is CA:FALSE without keyCertSign); it refuses the catalogue's chain-extension case by position instead (a KeyDescription below the target)",
+             source: "RFC 5280 §6.1.4 (k) and (n). Android's device-written certificates are judged by rules of their own: one carrying a KeyDescription by android.keyDescription.position, the device's attestation key certificate (the issuer of the first KeyDescription) by android.chain.attestationKeyIsCA, since real factory keyboxes issue it cA FALSE",
+             ownerVerifier: "\(google) checks neither (KeyAttestationCertPathValidator.kt: 'Older Android devices produce Key Attestation certificate chains that do not fully conform to RFC 5280'); it refuses chain extension by position (a KeyDescription below the target)",
              bugClass: .trust,
              references: ["LanternOps/breeze PR #4969", "go-webauthn PR #725"]),
     ]

@@ -42,6 +42,13 @@ public struct ChainVerifier: Sendable {
     /// - Throws: `ChainVerificationError` with OpenSSL's verdict, or `AttestCryptoError` when OpenSSL cannot start.
     public func verify(leaf: X509Certificate, intermediates: [X509Certificate], at time: Date,
                        tolerating: @escaping (Int32) -> Bool = { _ in false }) throws {
+        try verify(leaf: leaf, intermediates: intermediates, at: time, toleratingAt: { code, _ in tolerating(code) })
+    }
+
+    /// As `verify(leaf:intermediates:at:tolerating:)`, where `toleratingAt` also learns which certificate OpenSSL
+    /// faults: `leaf` or one of `intermediates` (the same object), or nil for a trust anchor or no certificate.
+    public func verify(leaf: X509Certificate, intermediates: [X509Certificate], at time: Date,
+                       toleratingAt: @escaping (_ code: Int32, _ certificate: X509Certificate?) -> Bool) throws {
         let store = try check(X509_STORE_new(), "X509_STORE_new")
         defer { X509_STORE_free(store) }
         for anchor in trustAnchors { try check(X509_STORE_add_cert(store, anchor.x509), "X509_STORE_add_cert") }
@@ -55,13 +62,16 @@ public struct ChainVerifier: Sendable {
         if allowsIntermediateAnchors {
             X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(context), UInt(X509_V_FLAG_PARTIAL_CHAIN))
         }
-        let tolerance = Tolerance(tolerating)
+        let submitted = ([leaf] + intermediates).map { (pointer: $0.x509, certificate: $0) }
+        let tolerance = Tolerance { code, current in
+            toleratingAt(code, submitted.first { $0.pointer == current }?.certificate)
+        }
         X509_STORE_CTX_set_ex_data(context, 0, Unmanaged.passUnretained(tolerance).toOpaque())
         X509_STORE_CTX_set_verify_cb(context) { ok, context in
             if ok == 1 { return 1 }
             guard let context, let box = X509_STORE_CTX_get_ex_data(context, 0) else { return 0 }
             let tolerance = Unmanaged<Tolerance>.fromOpaque(box).takeUnretainedValue()
-            return tolerance.tolerates(X509_STORE_CTX_get_error(context)) ? 1 : 0
+            return tolerance.tolerates(X509_STORE_CTX_get_error(context), X509_STORE_CTX_get_current_cert(context)) ? 1 : 0
         }
         let result = withExtendedLifetime((leaf, intermediates, trustAnchors, tolerance)) { X509_verify_cert(context) }
         AttestCryptoError.drainQueue()
@@ -86,6 +96,7 @@ public struct ChainVerifier: Sendable {
 
 /// The verify callback's view of which OpenSSL errors to carry on past (passed through the context's app data).
 private final class Tolerance {
-    let tolerates: (Int32) -> Bool
-    init(_ tolerates: @escaping (Int32) -> Bool) { self.tolerates = tolerates }
+    /// The error code and the certificate at fault (OpenSSL's pointer, nil when it names none).
+    let tolerates: (Int32, OpaquePointer?) -> Bool
+    init(_ tolerates: @escaping (Int32, OpaquePointer?) -> Bool) { self.tolerates = tolerates }
 }

@@ -30,6 +30,9 @@ public struct AndroidScenario: Sendable {
     public var attackerPKI: AndroidPKI?
     /// Re-issue the CA at this index above the leaf (0 is the nearest) as expired.
     public var expiredAuthority: Int?
+    /// Re-issue the CA at this index above the leaf (0 is the nearest) as an end entity: basicConstraints cA FALSE,
+    /// keyUsage digitalSignature alone, as older factory keyboxes issue their attestation key certificate.
+    public var endEntityAuthority: Int?
     /// Re-issue the first CA above the leaf with a KeyDescription extension.
     public var keyDescriptionOnIntermediate = false
     /// Chain extension: put in front a leaf for this key, signed by the attested key.
@@ -66,6 +69,12 @@ public struct AndroidScenario: Sendable {
             authorities[index] = try Self.reissue(authorities[index], under: authorities[index + 1],
                                                   validity: (ForgeSeed.referenceTime - 90 * 86_400, ForgeSeed.referenceTime - 86_400))
         }
+        if let index = endEntityAuthority {
+            let flags: Set<DERObjectIdentifier> = ["2.5.29.19", "2.5.29.15"]
+            authorities[index] = try Self.reissue(authorities[index], under: authorities[index + 1], extensions:
+                [.basicConstraints(ca: false), .keyUsage([.digitalSignature])]
+                    + authorities[index].certificate.extensions.filter { !flags.contains($0.oid) })
+        }
         if let attestKey {
             var description = blueprint.keyDescription
             description.attestationChallenge = attestKeyChallenge
@@ -100,14 +109,16 @@ public struct AndroidScenario: Sendable {
         return reversed ? chain.reversed() : chain
     }
 
-    /// `authority` issued again by `issuer`, with other validity or more extensions.
+    /// `authority` issued again by `issuer`, with other validity, more extensions or other extensions.
     static func reissue(_ authority: AndroidPKI.Authority, under issuer: AndroidPKI.Authority,
-                        validity: (Date, Date)? = nil, extra: [CertificateExtension] = []) throws -> AndroidPKI.Authority {
+                        validity: (Date, Date)? = nil, extra: [CertificateExtension] = [],
+                        extensions: [CertificateExtension]? = nil) throws -> AndroidPKI.Authority {
         let certificate = authority.certificate
         let reissued = try CertificateAuthority.issue(
             serial: certificate.serialNumber, subject: try X509Name(der: certificate.subjectDER),
             key: authority.key.publicKey, issuer: try X509Name(der: issuer.certificate.subjectDER), signer: issuer.key,
-            validity: validity ?? (certificate.notBefore, certificate.notAfter), extensions: certificate.extensions + extra)
+            validity: validity ?? (certificate.notBefore, certificate.notAfter),
+            extensions: (extensions ?? certificate.extensions) + extra)
         return AndroidPKI.Authority(certificate: reissued, key: authority.key)
     }
 }

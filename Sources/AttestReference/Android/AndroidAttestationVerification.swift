@@ -32,7 +32,8 @@ enum AndroidAttestationVerification {
             try policy.require(.androidChainIncludesRoot, last.issuerDER == last.subjectDER,
                                "the chain ends in \(last.subject), not in a self-issued root")
         }
-        try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy)
+        try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy,
+                               authorityRules: Self.authorityRules(certificates))
         // The root: the chain's last certificate when self-issued, and every trust anchor named as the issuer of the
         // top certificate below it, so that leaving the root out (or sending a look-alike) skips no lookup.
         let rootCopy = certificates.count > 1 && certificates[certificates.count - 1].issuerDER == certificates[certificates.count - 1].subjectDER
@@ -102,12 +103,12 @@ enum AndroidAttestationVerification {
                                "the leaf is issued by an app attestation key (ATTEST_KEY) certificate, \(attestKeyCertificate.subject)")
             try Self.checkAttestKey(attestKeyCertificate, options: options, policy: policy)
         }
-        try policy.require(.androidKeyDescriptionPosition,
-                           !certificates.contains {
-                               $0 != leaf && $0 != attestKeyCertificate && (ChainChecks.isCA($0) || ChainChecks.signsCertificates($0))
-                                   && $0.extension(KeyDescription.extensionOID) != nil
-                           },
-                           "a CA certificate carries a KeyDescription")
+        if let described = certificates.first(where: {
+            $0 != leaf && $0 != attestKeyCertificate && $0.extension(KeyDescription.extensionOID) != nil
+        }) {
+            try policy.require(.androidKeyDescriptionPosition, false,
+                               "\(described.subject), not the leaf, carries a KeyDescription\(ChainChecks.isCA(described) ? " and is a CA" : "")")
+        }
         try policy.require(.androidKeyDescriptionPosition,
                            leaf.extensions.filter { $0.oid == KeyDescription.extensionOID }.count == 1,
                            "the leaf carries more than one KeyDescription")
@@ -150,6 +151,22 @@ enum AndroidAttestationVerification {
         }
         try policy.require(.androidAuthTimeout, !hardware.contains(.authTimeout) && !software.contains(.authTimeout),
                            "authTimeout is present")
+    }
+
+    /// The certificates the device writes, which RFC 5280's CA checks (`chain.basicConstraints`) do not judge:
+    /// one carrying a KeyDescription answers to android.keyDescription.position (chain extension, an app attestation
+    /// key), and the device's attestation key certificate, the one that issued the first KeyDescription, to
+    /// android.chain.attestationKeyIsCA (older factory keyboxes issue it cA FALSE, digitalSignature only). The
+    /// provisioning CAs above them stay under chain.basicConstraints.
+    static func authorityRules(_ certificates: [X509Certificate]) -> [X509Certificate: RuleID] {
+        let described = certificates.filter { $0.extension(KeyDescription.extensionOID) != nil }
+        var rules: [X509Certificate: RuleID] = [:]
+        for certificate in described { rules[certificate] = .androidKeyDescriptionPosition }
+        for certificate in certificates where rules[certificate] == nil
+            && described.contains(where: { $0.issuerDER == certificate.subjectDER }) {
+            rules[certificate] = .androidChainAttestationKeyIsCA
+        }
+        return rules
     }
 
     /// The rules an app attestation key's own certificate is still held to: its KeyDescription has the schema's

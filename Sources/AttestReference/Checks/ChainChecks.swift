@@ -41,28 +41,44 @@ enum ChainChecks {
     }
 
     /// Verifies the path to `anchors` (by default the case's trust anchors); anchors named by FIDO metadata may be
-    /// intermediates. The outcome is memoised by the exact bytes of every certificate, the time and the enforced
-    /// rules (`verdicts`): OpenSSL's answer depends on nothing else.
+    /// intermediates. A certificate in `authorityRules` that issues another without being a CA (cA FALSE, no
+    /// keyCertSign, path length) breaks the rule given there instead of `chain.basicConstraints`: a family whose
+    /// device-written certificates RFC 5280 does not describe says which of its own rules judges them. The outcome is
+    /// memoised by the exact bytes of every certificate, the time and the enforced rules (`verdicts`): OpenSSL's
+    /// answer depends on nothing else.
     static func verify(leaf: X509Certificate, intermediates: [X509Certificate], policy: Policy,
-                       metadataAnchors: [X509Certificate]? = nil) throws {
-        let enforced = [RuleID.chainTrustAnchor, .chainValidity, .chainBasicConstraints].filter(policy.enforces)
+                       metadataAnchors: [X509Certificate]? = nil, authorityRules: [X509Certificate: RuleID] = [:]) throws {
+        let candidates = [RuleID.chainTrustAnchor, .chainValidity, .chainBasicConstraints]
+            + Set(authorityRules.values).sorted { $0.rawValue < $1.rawValue }
+        let enforced = candidates.filter(policy.enforces)
         guard !enforced.isEmpty else { return }
         let anchors = metadataAnchors ?? policy.trustAnchors
         let query = PathQuery(leaf: leaf.der, intermediates: intermediates.map(\.der), anchors: anchors.map(\.der),
                               time: Int64(policy.context.time.timeIntervalSince1970.rounded(.down)),
-                              partial: metadataAnchors != nil, enforced: enforced)
+                              partial: metadataAnchors != nil, enforced: enforced,
+                              authorityRules: Dictionary(uniqueKeysWithValues: authorityRules.map { ($0.key.der, $0.value) }))
+        func rule(for code: Int32, at certificate: X509Certificate?) -> RuleID {
+            let rule = Self.rule(for: code)
+            guard rule == .chainBasicConstraints, let certificate, let own = authorityRules[certificate] else { return rule }
+            return own
+        }
         let outcome = try verdicts.value(for: query) { () throws -> PathOutcome in
+            var failing: RuleID?
             do {
                 try ChainVerifier(trustAnchors: anchors, allowsIntermediateAnchors: metadataAnchors != nil).verify(
                     leaf: leaf, intermediates: intermediates, at: policy.context.time,
-                    tolerating: { !enforced.contains(rule(for: $0)) })
-                return PathOutcome(failure: nil)
+                    toleratingAt: { code, certificate in
+                        let rule = rule(for: code, at: certificate)
+                        if enforced.contains(rule) { failing = rule; return false }
+                        return true
+                    })
+                return PathOutcome(failure: nil, rule: nil)
             } catch let error as ChainVerificationError {
-                return PathOutcome(failure: error)
+                return PathOutcome(failure: error, rule: failing ?? Self.rule(for: error.code))
             }  // anything else (OpenSSL could not start) propagates and is not remembered
         }
-        if let failure = outcome.failure {
-            throw RuleViolation(rule: rule(for: failure.code), reason: "certificate chain: \(failure)")
+        if let failure = outcome.failure, let rule = outcome.rule {
+            throw RuleViolation(rule: rule, reason: "certificate chain: \(failure)")
         }
     }
 
@@ -74,10 +90,13 @@ enum ChainChecks {
         let time: Int64
         let partial: Bool
         let enforced: [RuleID]
+        let authorityRules: [[UInt8]: RuleID]
     }
 
     struct PathOutcome: Sendable {
         let failure: ChainVerificationError?
+        /// The rule `failure` breaks.
+        let rule: RuleID?
     }
 
     static let verdicts = Memo<PathQuery, PathOutcome>(capacity: 512)
