@@ -102,9 +102,10 @@ public enum AndroidFamily: CatalogueFamily {
                    description: "The RKP intermediate CA3 expired before verification.") { scenario, _ in
             scenario.expiredAuthority = 1
         },
-        Definition(variant: "intermediate-not-ca", rule: .chainBasicConstraints, importance: .high,
-                   description: "The RKP CA3 above the attestation key certificate is issued cA FALSE, digitalSignature only.") { scenario, _ in
-            scenario.endEntityAuthority = 1
+        Definition(variant: "leaf-signs-leaf", rule: .chainBasicConstraints, importance: .critical,
+                   description: "Chain extension: the attacker puts a leaf signed by the attested (non-CA) key in front.") { scenario, forge in
+            scenario.extensionKey = try forge.key("chain extension")
+            scenario.submittedKey = try forge.key("chain extension").publicKey
         },
         Definition(variant: "factory-keybox-end-entity", rule: .androidChainAttestationKeyIsCA, importance: .medium,
                    description: "As older factory keyboxes have it (a real Sony Xperia 10 III): the attestation key certificate is cA FALSE, digitalSignature only.") { scenario, _ in
@@ -228,14 +229,6 @@ public enum AndroidFamily: CatalogueFamily {
         Definition(variant: "on-intermediate", rule: .androidKeyDescriptionPosition, importance: .high,
                    description: "The CA above the leaf also carries a KeyDescription.") { scenario, _ in
             scenario.keyDescriptionOnIntermediate = true
-        },
-        Definition(variant: "leaf-signs-leaf", rule: .androidKeyDescriptionPosition, importance: .critical,
-                   description: "Chain extension: the attacker puts in front a leaf signed by the attested key (a leaf itself, cA FALSE), factory chain.") { scenario, forge in
-            // The factory chain: in the RKP chain the extra certificate also exceeds Droid CA2's pathLenConstraint 2,
-            // which breaks chain.basicConstraints as well.
-            scenario.attestation.shape = .factory
-            scenario.extensionKey = try forge.key("chain extension")
-            scenario.submittedKey = try forge.key("chain extension").publicKey
         },
 
         // KeyDescription content.

@@ -22,10 +22,10 @@ public enum ChainRules {
              ownerVerifier: "\(google) checks every certificate but the leaf (its dates are set on the device) and ignores expiry, not not-yet-valid, on factory-provisioned chains (KeyAttestationCertPathValidator.kt); the catalogue's case expires an RKP intermediate, which it refuses too",
              bugClass: .trust,
              references: ["py_webauthn #106, #244 (expired fixtures, mocked clock)"]),
-        Rule(.chainBasicConstraints, "Every issuing certificate is a CA (basicConstraints cA TRUE, keyCertSign); in an Android chain, every issuing CA above the certificates the device writes.",
+        Rule(.chainBasicConstraints, "Every issuing certificate is a CA (basicConstraints cA TRUE, keyCertSign); in an Android chain, every one but the device's attestation key certificate.",
              level: .must, quote: "If certificate i is a version 3 certificate, verify that the basicConstraints extension is present and that cA is set to TRUE. ... If a key usage extension is present, verify that the keyCertSign bit is set.",
-             source: "RFC 5280 §6.1.4 (k) and (n). Android's device-written certificates are judged by rules of their own: one carrying a KeyDescription by android.keyDescription.position, the device's attestation key certificate (the issuer of the first KeyDescription) by android.chain.attestationKeyIsCA, since real factory keyboxes issue it cA FALSE",
-             ownerVerifier: "\(google) checks neither (KeyAttestationCertPathValidator.kt: 'Older Android devices produce Key Attestation certificate chains that do not fully conform to RFC 5280'); it refuses chain extension by position (a KeyDescription below the target)",
+             source: "RFC 5280 §6.1.4 (k) and (n). In an Android chain (android-key attestation statements too) the device's attestation key certificate, the first certificate above the leaf (and above an app attestation key's certificate) without a KeyDescription, answers to android.chain.attestationKeyIsCA instead: real factory keyboxes issue it cA FALSE. A KeyDescription certificate that issues another (chain extension) stays under this rule",
+             ownerVerifier: "\(google) checks neither (KeyAttestationCertPathValidator.kt: 'Older Android devices produce Key Attestation certificate chains that do not fully conform to RFC 5280'); it refuses the catalogue's chain-extension case by position instead ('Unexpected attestation extension after the target certificate')",
              bugClass: .trust,
              references: ["LanternOps/breeze PR #4969", "go-webauthn PR #725"]),
     ]

@@ -7,10 +7,17 @@ import Foundation
 /// Android key attestation checks (developer.android.com/privacy-and-security/security-key-attestation), each under its
 /// rule id.
 enum AndroidAttestationVerification {
+    /// The app and status list, read once per distinct parameter set (the status list is JSON to decode).
+    static func app(_ policy: Policy) throws -> AndroidParameters {
+        try parsedParameters.value(for: policy.context.parameters) { try AndroidParameters(policy.parameters) }
+    }
+
+    private static let parsedParameters = Memo<[String: String], AndroidParameters>(capacity: 64)
+
     static func verify(_ step: VerifierStep, policy: Policy) throws {
         let submittedKey = try step.input(.publicKey)
         let challenge = try step.input(.challenge)
-        let app = try AndroidParameters(policy.parameters)
+        let app = try Self.app(policy)
         let packageName = app.packageName, signatureDigest = app.signatureDigest
         guard let statusList = app.statusList else {
             throw ParameterError(name: "attestationStatusList", value: nil, expected: "the status list JSON")
@@ -33,7 +40,7 @@ enum AndroidAttestationVerification {
                                "the chain ends in \(last.subject), not in a self-issued root")
         }
         try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy,
-                               authorityRules: Self.authorityRules(certificates))
+                               authorityRules: Self.authorityRules(leaf: leaf, in: certificates))
         // The root: the chain's last certificate when self-issued, and every trust anchor named as the issuer of the
         // top certificate below it, so that leaving the root out (or sending a look-alike) skips no lookup.
         let rootCopy = certificates.count > 1 && certificates[certificates.count - 1].issuerDER == certificates[certificates.count - 1].subjectDER
@@ -103,12 +110,12 @@ enum AndroidAttestationVerification {
                                "the leaf is issued by an app attestation key (ATTEST_KEY) certificate, \(attestKeyCertificate.subject)")
             try Self.checkAttestKey(attestKeyCertificate, options: options, policy: policy)
         }
-        if let described = certificates.first(where: {
-            $0 != leaf && $0 != attestKeyCertificate && $0.extension(KeyDescription.extensionOID) != nil
-        }) {
-            try policy.require(.androidKeyDescriptionPosition, false,
-                               "\(described.subject), not the leaf, carries a KeyDescription\(ChainChecks.isCA(described) ? " and is a CA" : "")")
-        }
+        try policy.require(.androidKeyDescriptionPosition,
+                           !certificates.contains {
+                               $0 != leaf && $0 != attestKeyCertificate && (ChainChecks.isCA($0) || ChainChecks.signsCertificates($0))
+                                   && $0.extension(KeyDescription.extensionOID) != nil
+                           },
+                           "a CA certificate carries a KeyDescription")
         try policy.require(.androidKeyDescriptionPosition,
                            leaf.extensions.filter { $0.oid == KeyDescription.extensionOID }.count == 1,
                            "the leaf carries more than one KeyDescription")
@@ -153,20 +160,20 @@ enum AndroidAttestationVerification {
                            "authTimeout is present")
     }
 
-    /// The certificates the device writes, which RFC 5280's CA checks (`chain.basicConstraints`) do not judge:
-    /// one carrying a KeyDescription answers to android.keyDescription.position (chain extension, an app attestation
-    /// key), and the device's attestation key certificate, the one that issued the first KeyDescription, to
-    /// android.chain.attestationKeyIsCA (older factory keyboxes issue it cA FALSE, digitalSignature only). The
-    /// provisioning CAs above them stay under chain.basicConstraints.
-    static func authorityRules(_ certificates: [X509Certificate]) -> [X509Certificate: RuleID] {
-        let described = certificates.filter { $0.extension(KeyDescription.extensionOID) != nil }
-        var rules: [X509Certificate: RuleID] = [:]
-        for certificate in described { rules[certificate] = .androidKeyDescriptionPosition }
-        for certificate in certificates where rules[certificate] == nil
-            && described.contains(where: { $0.issuerDER == certificate.subjectDER }) {
-            rules[certificate] = .androidChainAttestationKeyIsCA
+    /// The device's attestation key certificate, which android.chain.attestationKeyIsCA judges instead of
+    /// chain.basicConstraints (older factory keyboxes issue it cA FALSE, digitalSignature only): found by walking
+    /// issuer names up from `leaf` through the certificates that carry a KeyDescription (the leaf, an app attestation
+    /// key's certificate) to the first that carries none. Every other certificate, a KeyDescription certificate that
+    /// issues another (chain extension) included, stays under chain.basicConstraints.
+    static func authorityRules(leaf: X509Certificate, in certificates: [X509Certificate]) -> [X509Certificate: RuleID] {
+        var current = leaf
+        for _ in certificates.indices {
+            guard current.extension(KeyDescription.extensionOID) != nil,
+                  let issuer = certificates.first(where: { $0 != current && $0.subjectDER == current.issuerDER }) else { return [:] }
+            if issuer.extension(KeyDescription.extensionOID) == nil { return [issuer: .androidChainAttestationKeyIsCA] }
+            current = issuer
         }
-        return rules
+        return [:]
     }
 
     /// The rules an app attestation key's own certificate is still held to: its KeyDescription has the schema's

@@ -69,7 +69,10 @@ enum RegistrationVerification {
                                "self attestation but an attestation certificate chain is required")
         case .certificates(let chain)?:
             let metadataAnchors = try MetadataChecks.attestationRoots(aaguid: credential.aaguid, parameters: parameters, policy: policy)
-            try ChainChecks.verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), policy: policy, metadataAnchors: metadataAnchors)
+            // An android-key statement's x5c is a device's chain: its attestation key certificate has a rule of its own.
+            try ChainChecks.verify(leaf: chain[0], intermediates: Array(chain.dropFirst()), policy: policy, metadataAnchors: metadataAnchors,
+                                   authorityRules: format == "android-key"
+                                       ? AndroidAttestationVerification.authorityRules(leaf: chain[0], in: chain) : [:])
         case nil:
             break
         }
