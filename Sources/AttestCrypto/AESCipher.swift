@@ -29,14 +29,15 @@ public enum AESCipher {
         return try gcm(ciphertext, key: key, iv: iv, aad: aad, encrypt: false, tag: &tag, finalize: verifyTag)
     }
 
+    /// `name`, fetched once for the process (`Fetched.aesCiphers`); kept, never freed.
     private static func cipher(_ name: String) throws -> OpaquePointer {
-        try check(EVP_CIPHER_fetch((try DeterministicRandomness.shared()).libraryContext, name, nil), "EVP_CIPHER_fetch \(name)")
+        guard let cipher = try Fetched.aesCiphers.get()[name] else { throw AttestCryptoError.malformed(what: "cipher", reason: "\(name) is not fetched") }
+        return cipher
     }
 
     private static func run(_ name: String, key: [UInt8], iv: [UInt8]?, encrypt: Bool, input: [UInt8], outputExtra: Int) throws -> [UInt8] {
         guard key.count == 32 else { throw AttestCryptoError.malformed(what: "AES-256 key", reason: "not 32 bytes") }
         let cipher = try cipher(name)
-        defer { EVP_CIPHER_free(cipher) }
         let ctx = try check(EVP_CIPHER_CTX_new(), "EVP_CIPHER_CTX_new")
         defer { EVP_CIPHER_CTX_free(ctx) }
         try check(EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypt ? 1 : 0, nil), "EVP_CipherInit_ex2 \(name)")
@@ -55,7 +56,6 @@ public enum AESCipher {
                             finalize: Bool = true) throws -> [UInt8] {
         guard key.count == 32, iv.count == 12 else { throw AttestCryptoError.malformed(what: "AES-256-GCM", reason: "key must be 32 bytes, iv 12") }
         let cipher = try cipher("AES-256-GCM")
-        defer { EVP_CIPHER_free(cipher) }
         let ctx = try check(EVP_CIPHER_CTX_new(), "EVP_CIPHER_CTX_new")
         defer { EVP_CIPHER_CTX_free(ctx) }
         try check(EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypt ? 1 : 0, nil), "EVP_CipherInit_ex2 GCM")

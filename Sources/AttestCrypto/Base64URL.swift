@@ -1,22 +1,40 @@
 import Foundation
 
 /// base64url without padding (RFC 4648 §5), as WebAuthn writes challenges and credential ids (§5.8.1).
+///
+/// Foundation's base64 does the coding; the alphabet is swapped byte by byte (`+/` and `-_`), since the
+/// string-replacing calls cost more than the coding itself on every case of a suite.
 public enum Base64URL {
     public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var text = Data(bytes).base64EncodedData()
+        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        for index in text.indices {
+            switch text[index] {
+            case UInt8(ascii: "+"): text[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): text[index] = UInt8(ascii: "_")
+            default: break
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The bytes of `text`, or nil unless it is strict unpadded base64url (no `+`, `/`, `=` or whitespace).
     public static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }),
-              text.utf8.count % 4 != 1 else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
+        var standard = Data(text.utf8)
+        guard standard.count % 4 != 1 else { return nil }
+        for index in standard.indices {
+            switch standard[index] {
+            case UInt8(ascii: "-"): standard[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): standard[index] = UInt8(ascii: "/")
+            case let byte where byte.isASCIIAlphanumeric: break
+            default: return nil
+            }
+        }
+        standard.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4))
         guard let data = Data(base64Encoded: standard) else { return nil }
         // Reject non-canonical trailing bits: the text must be what encoding the bytes gives.
-        return encode(Array(data)) == text ? Array(data) : nil
+        let bytes = Array(data)
+        return encode(bytes) == text ? bytes : nil
     }
 }
 

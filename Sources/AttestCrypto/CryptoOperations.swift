@@ -16,10 +16,11 @@ package enum CryptoOperations {
         }
     }
 
-    package static func record(_ kind: String, _ algorithm: KeyAlgorithm) {
+    /// Adds `amount` (by default one operation) to `kind` for `algorithm`.
+    package static func record(_ kind: String, _ algorithm: KeyAlgorithm, amount: Int = 1) {
         lock.withLock {
             guard enabled else { return }
-            counts["\(kind) \(algorithm)", default: 0] += 1
+            counts["\(kind) \(algorithm)", default: 0] += amount
         }
     }
 

@@ -98,6 +98,29 @@ enum Fetched {
         return .success(kdf)
     }()
 
+    /// The digests of `HashAlgorithm`, for `EVP_Digest` (the legacy `EVP_sha256()` is fetched again on every call).
+    nonisolated(unsafe) static let digests: [HashAlgorithm: OpaquePointer] = {
+        var digests: [HashAlgorithm: OpaquePointer] = [:]
+        for algorithm in HashAlgorithm.allCases {
+            digests[algorithm] = EVP_MD_fetch(nil, algorithm.rawValue, nil)
+        }
+        AttestCryptoError.drainQueue()
+        return digests
+    }()
+
+    /// The AES ciphers of `AESCipher`, fetched in the library context its keys live in.
+    nonisolated(unsafe) static let aesCiphers: Result<[String: OpaquePointer], AttestCryptoError> = {
+        Result {
+            let context = try DeterministicRandomness.shared().libraryContext
+            var ciphers: [String: OpaquePointer] = [:]
+            for name in ["AES-256-WRAP", "AES-256-GCM"] {
+                guard let cipher = EVP_CIPHER_fetch(context, name, nil) else { throw AttestCryptoError.fromQueue("EVP_CIPHER_fetch \(name)") }
+                ciphers[name] = cipher
+            }
+            return ciphers
+        }.mapError { $0 as? AttestCryptoError ?? .fromQueue("EVP_CIPHER_fetch") }
+    }()
+
     /// AES-256-CTR, for the keystreams of `DeterministicRandomness.stream`.
     nonisolated(unsafe) static let aes256CTR: Result<OpaquePointer, AttestCryptoError> = {
         guard let cipher = EVP_CIPHER_fetch(nil, "AES-256-CTR", nil) else {

@@ -17,7 +17,9 @@ public enum HashAlgorithm: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The digest fetched once (`Fetched.digests`), or the legacy handle if that fetch failed.
     var evp: OpaquePointer {
+        if let fetched = Fetched.digests[self] { return fetched }
         switch self {
         case .sha1: return EVP_sha1()
         case .sha256: return EVP_sha256()

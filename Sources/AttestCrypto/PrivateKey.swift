@@ -77,7 +77,14 @@ public final class PrivateKey: @unchecked Sendable {
                 break
             }
             var key: OpaquePointer?
+            // An RSA prime search takes as long as its seed makes it (a deterministic key's time varies tenfold
+            // between seeds): scripts/bench prices these keys at the time OpenSSL took for them, in microseconds.
+            let clock = ContinuousClock(), start = clock.now
             try check(EVP_PKEY_generate(ctx, &key), "EVP_PKEY_generate")
+            if case .rsa = algorithm {
+                let (seconds, attoseconds) = (clock.now - start).components
+                CryptoOperations.record("keygen-us", algorithm, amount: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
+            }
             return try check(key, "EVP_PKEY_generate")
         }
         return try PrivateKey(pkey: pkey, algorithm: algorithm)

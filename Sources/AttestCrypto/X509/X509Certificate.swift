@@ -13,6 +13,8 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     private let parseLock = NSLock()
     /// OpenSSL's parse of `der`: made in `init(der:)`, or on first use after `init(deferringParseOf:)`.
     private var parsed: OpaquePointer?
+    /// `publicKey`, once read (guarded by `parseLock`).
+    private var parsedKey: PublicKey?
 
     public init(der: [UInt8]) throws {
         parsed = try check(X509Certificate.parse(der, context: nil), "d2i_X509")
@@ -150,7 +152,12 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
 
     /// The certified key; throws for algorithms other than EC P-256/P-384 and RSA (ML-DSA, say).
     public var publicKey: PublicKey {
-        get throws { try PublicKey(spki: subjectPublicKeyInfo) }
+        get throws {
+            if let key = parseLock.withLock({ parsedKey }) { return key }
+            let key = try PublicKey(spki: subjectPublicKeyInfo)
+            parseLock.withLock { parsedKey = key }
+            return key
+        }
     }
 
     /// True when `issuer`'s key verifies this certificate's signature (names are not compared).

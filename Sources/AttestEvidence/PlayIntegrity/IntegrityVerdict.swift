@@ -33,16 +33,42 @@ public struct IntegrityVerdict: Hashable, Sendable {
         self.appLicensingVerdict = appLicensingVerdict
     }
 
-    /// The JSON, nested as Google writes it, keys sorted so that the same verdict always gives the same bytes.
+    /// The JSON, nested as Google writes it, keys sorted so that the same verdict always gives the same bytes: what
+    /// `JSONSerialization` writes with `.sortedKeys` and `.withoutEscapingSlashes` (its key order, case-insensitive
+    /// and numeric, is plain byte order for these keys). Written here when every string is printable ASCII without
+    /// quotes or backslashes (the forge's), since Foundation's serializer cost more than the token's signature;
+    /// anything else still goes through it.
     public var json: [UInt8] {
-        func object(_ members: [String: Any?]) -> [String: Any] { members.compactMapValues { $0 } }
-        let document: [String: Any] = [
-            "requestDetails": object(["requestPackageName": requestPackageName, "nonce": nonce, "timestampMillis": timestampMillis]),
-            "appIntegrity": object(["appRecognitionVerdict": appRecognitionVerdict, "packageName": packageName,
-                                    "certificateSha256Digest": certificateSha256Digest, "versionCode": versionCode]),
-            "deviceIntegrity": object(["deviceRecognitionVerdict": deviceRecognitionVerdict]),
-            "accountDetails": object(["appLicensingVerdict": appLicensingVerdict]),
+        let members: [(String, [(String, Any?)])] = [
+            ("accountDetails", [("appLicensingVerdict", appLicensingVerdict)]),
+            ("appIntegrity", [("appRecognitionVerdict", appRecognitionVerdict), ("certificateSha256Digest", certificateSha256Digest),
+                              ("packageName", packageName), ("versionCode", versionCode)]),
+            ("deviceIntegrity", [("deviceRecognitionVerdict", deviceRecognitionVerdict)]),
+            ("requestDetails", [("nonce", nonce), ("requestPackageName", requestPackageName), ("timestampMillis", timestampMillis)]),
         ]
+        // Printable ASCII but the quote and the backslash: what JSON writes as it is.
+        func plain(_ text: String) -> Bool { text.utf8.allSatisfy { (0x20..<0x7F).contains($0) && $0 != 0x22 && $0 != 0x5C } }
+        let strings = members.flatMap(\.1).compactMap(\.1).flatMap { $0 as? [String] ?? [$0 as? String ?? ""] }
+        guard strings.allSatisfy(plain) else { return serialized(members) }
+        func quoted(_ text: String) -> String { "\"" + text + "\"" }
+        func value(_ member: Any) -> String {
+            if let list = member as? [String] { return "[" + list.map(quoted).joined(separator: ",") + "]" }
+            return quoted(member as? String ?? "")
+        }
+        let text = "{" + members.map { name, fields in
+            quoted(name) + ":{" + fields.compactMap { key, member in member.map { quoted(key) + ":" + value($0) } }.joined(separator: ",") + "}"
+        }.joined(separator: ",") + "}"
+        return Array(text.utf8)
+    }
+
+    /// `members` through Foundation's serializer, for strings outside printable ASCII.
+    private func serialized(_ members: [(String, [(String, Any?)])]) -> [UInt8] {
+        var document: [String: Any] = [:]
+        for (name, fields) in members {
+            var object: [String: Any] = [:]
+            for (key, member) in fields { if let member { object[key] = member } }
+            document[name] = object
+        }
         // Strings, arrays of strings and objects of them: always serializable.
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])).map(Array.init) ?? []
     }

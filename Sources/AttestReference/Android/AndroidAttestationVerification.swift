@@ -26,7 +26,7 @@ enum AndroidAttestationVerification {
         // The chain: DER certificates back to back, leaf first.
         let certificates: [X509Certificate]
         do {
-            certificates = try DERReader.parseSequence(try step.input(.certificateChain)).map { try X509Certificate(der: $0.serialized) }
+            certificates = try DERReader.parseSequence(try step.input(.certificateChain)).map { try Parsed.certificate(der: $0.serialized) }
         } catch {
             throw RuleViolation(rule: .androidChainLength, reason: "certificateChain is not a sequence of DER certificates: \(error)")
         }

@@ -23,7 +23,7 @@ enum AttestationVerification {
             throw RuleViolation(rule: .appAttestStructure, reason: "x5c is not a non-empty array")
         }
         let certificates = try x5c.map { element -> X509Certificate in
-            guard let der = element.bytesValue, let certificate = try? X509Certificate(der: der) else {
+            guard let der = element.bytesValue, let certificate = try? Parsed.certificate(der: der) else {
                 throw RuleViolation(rule: .appAttestStructure, reason: "x5c holds something other than a DER certificate")
             }
             return certificate

@@ -119,7 +119,7 @@ enum PasskeyImportVerification {
         if bytes.first == 0x04, let curve = ECCurve.allCases.first(where: { 1 + 2 * $0.coordinateSize == bytes.count }) {
             return try? PublicKey(x963: bytes, curve: curve)
         }
-        return try? PublicKey(spki: bytes)
+        return try? Parsed.publicKey(spki: bytes)
     }
 
     static func text(_ step: VerifierStep, _ key: InputKey) throws -> String { String(decoding: try step.input(key), as: UTF8.self) }

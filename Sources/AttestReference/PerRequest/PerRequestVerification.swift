@@ -7,10 +7,18 @@ import Foundation
 /// /device/attest and protected requests, each check under its rule, each refusal with the status the API documents
 /// (403 device, 401 account).
 enum PerRequestVerification {
+    /// The API's parameters, read once per distinct parameter set: reading them decodes the Play Integrity
+    /// verification key's PEM, which cost more than the step's own checks when done at every use.
+    static func api(_ policy: Policy) throws -> PerRequestParameters {
+        try parsedParameters.value(for: policy.context.parameters) { try PerRequestParameters(policy.parameters) }
+    }
+
+    private static let parsedParameters = Memo<[String: String], PerRequestParameters>(capacity: 16)
+
     static func challenge(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
         // A server-wide session (an API emulation) forgets challenges well past their lifetime instead of keeping every
         // one it issued; within a case, every challenge is younger than that.
-        let lifetime = try PerRequestParameters(policy.parameters).challengeLifetime
+        let lifetime = try api(policy).challengeLifetime
         if server.perRequest.challenges.count >= 1024 {
             server.perRequest.challenges = server.perRequest.challenges.filter {
                 abs(policy.context.time.timeIntervalSince($0.value.issuedAt)) <= 2 * lifetime
@@ -31,7 +39,7 @@ enum PerRequestVerification {
             case "android":
                 try verifyIntegrityToken(String(decoding: try step.input(.integrityToken), as: UTF8.self), challenge: challenge,
                                          policy: policy)
-                let tokenLifetime = try PerRequestParameters(policy.parameters).tokenLifetime
+                let tokenLifetime = try api(policy).tokenLifetime
                 if server.perRequest.sessions.count >= 1024 {
                     server.perRequest.sessions = server.perRequest.sessions.filter {
                         abs(policy.context.time.timeIntervalSince($0.value)) <= 2 * tokenLifetime
@@ -62,7 +70,7 @@ enum PerRequestVerification {
                     try policy.require(.requestSessionToken, false, "X-Android-Device-Token is not an issued session token")
                     return try verifyAccount(header("Authorization"), policy: policy)
                 }
-                let age = policy.context.time.timeIntervalSince(issuedAt), lifetime = try PerRequestParameters(policy.parameters).tokenLifetime
+                let age = policy.context.time.timeIntervalSince(issuedAt), lifetime = try api(policy).tokenLifetime
                 try policy.require(.requestSessionLifetime, age <= lifetime, "the session token is \(Int(age)) s old")
             }
             try verifyAccount(header("Authorization"), policy: policy)
@@ -119,7 +127,7 @@ enum PerRequestVerification {
     /// Play Integrity (developer.android.com/google/play/integrity/verdicts): decrypt, verify, then requestDetails,
     /// appIntegrity, deviceIntegrity.
     static func verifyIntegrityToken(_ token: String, challenge: [UInt8], policy: Policy) throws {
-        let api = try PerRequestParameters(policy.parameters)
+        let api = try api(policy)
         guard let key = api.integrityDecryptionKey, let verificationKey = api.integrityVerificationKey else {
             throw HarnessError("parameters integrityDecryptionKey (base64) and integrityVerificationKey (PEM) are required")
         }
@@ -144,7 +152,7 @@ enum PerRequestVerification {
         do { verdict = try IntegrityVerdict(parsing: payload) } catch {
             throw RuleViolation(rule: .integrityEncryption, reason: "\(error)")
         }
-        let app = try AndroidParameters(policy.parameters)
+        let app = try AndroidAttestationVerification.app(policy)
         let packageName = app.packageName, digest = app.signatureDigest
         try policy.require(.integrityNonce, verdict.nonce == Base64URL.encode(challenge), "nonce \(verdict.nonce ?? "absent") is not the issued challenge")
         try policy.require(.integrityPackage, verdict.requestPackageName == packageName && verdict.packageName == packageName,
@@ -168,13 +176,13 @@ enum PerRequestVerification {
             return
         }
         try policy.require(.requestChallengeSingleUse, !issued.used, "challenge \(text) was already used")
-        let age = policy.context.time.timeIntervalSince(issued.issuedAt), lifetime = try PerRequestParameters(policy.parameters).challengeLifetime
+        let age = policy.context.time.timeIntervalSince(issued.issuedAt), lifetime = try api(policy).challengeLifetime
         try policy.require(.requestChallengeLifetime, age <= lifetime, "challenge \(text) is \(Int(age)) s old")
         server.perRequest.challenges[text]?.used = true
     }
 
     static func verifyAccount(_ authorization: String?, policy: Policy) throws {
-        let expected = "Bearer " + (try PerRequestParameters(policy.parameters).accountToken)
+        let expected = "Bearer " + (try api(policy).accountToken)
         try policy.require(.requestAccountToken, authorization == expected,
                            "the account token is not valid")
     }
@@ -184,7 +192,7 @@ enum PerRequestVerification {
         do {
             try body()
         } catch var violation as RuleViolation {
-            violation.status = DocumentedStatus.perRequestStatus(for: violation.rule, api: try PerRequestParameters(policy.parameters))
+            violation.status = DocumentedStatus.perRequestStatus(for: violation.rule, api: try api(policy))
             throw violation
         }
     }

@@ -23,7 +23,7 @@ enum StepUpVerification {
     static func text(_ step: VerifierStep, _ key: InputKey) throws -> String { String(decoding: try step.input(key), as: UTF8.self) }
 
     static func register(_ step: VerifierStep, policy: Policy, state: inout StepUpState) throws {
-        guard let key = try? PublicKey(spki: try step.input(.publicKey)) else {
+        guard let key = try? Parsed.publicKey(spki: try step.input(.publicKey)) else {
             throw HarnessError("step-up.register publicKey is not a SubjectPublicKeyInfo")
         }
         state.keys[try text(step, .keyId)] = key

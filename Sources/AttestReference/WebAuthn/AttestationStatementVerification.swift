@@ -334,7 +334,7 @@ enum AttestationStatementVerification {
             throw RuleViolation(rule: .webAuthnStructure, reason: "x5c is not a non-empty array")
         }
         let certificates = try x5c.map { element in
-            guard let der = element.bytesValue, let certificate = try? X509Certificate(der: der) else {
+            guard let der = element.bytesValue, let certificate = try? Parsed.certificate(der: der) else {
                 throw RuleViolation(rule: .webAuthnStructure, reason: "x5c holds something other than a DER certificate")
             }
             return certificate

@@ -45,7 +45,7 @@ enum MetadataChecks {
                            "the metadata's latest status for AAGUID \(uuid) is \(latest)")
         let statement = entry["metadataStatement"] as? [String: Any] ?? [:]
         return (statement["attestationRootCertificates"] as? [String] ?? []).compactMap { text in
-            Data(base64Encoded: text).flatMap { try? X509Certificate(der: Array($0)) }
+            Data(base64Encoded: text).flatMap { try? Parsed.certificate(der: Array($0)) }
         }
     }
 }
