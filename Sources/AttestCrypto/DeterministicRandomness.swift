@@ -135,8 +135,15 @@ public func hkdfSHA256(secret: [UInt8], salt: [UInt8], info: [UInt8], count: Int
     try hkdfSHA256(secret: secret, salt: salt, info: info, count: count, mode: nil)
 }
 
+/// HKDF-Expand (RFC 5869 §2.3) with SHA-256 from a pseudorandom key `hkdfSHA256Extract` made: with it,
+/// `hkdfSHA256(secret:salt:info:count:)` in two steps, for a caller that expands many labels under one secret and
+/// salt (the same bytes, without extracting again for every label).
+public func hkdfSHA256Expand(pseudorandomKey: [UInt8], info: [UInt8], count: Int) throws -> [UInt8] {
+    try hkdfSHA256(secret: pseudorandomKey, salt: [], info: info, count: count, mode: "EXPAND_ONLY")
+}
+
 /// HKDF-Extract (RFC 5869 §2.2) with SHA-256: the 32-byte pseudorandom key that HKDF expands.
-func hkdfSHA256Extract(secret: [UInt8], salt: [UInt8]) throws -> [UInt8] {
+public func hkdfSHA256Extract(secret: [UInt8], salt: [UInt8]) throws -> [UInt8] {
     try hkdfSHA256(secret: secret, salt: salt, info: [], count: 32, mode: "EXTRACT_ONLY")
 }
 

@@ -132,8 +132,10 @@ public final class PrivateKey: @unchecked Sendable {
     /// sign the message itself and take no digest (RFC 8032 §5.1.6).
     public func sign(_ message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) throws -> [UInt8] {
         CryptoOperations.record("sign", algorithm)
-        // RSA blinding draws fresh random numbers the size of the modulus; ECDSA needs one nonce.
-        let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 1024 }
+        // RSA blinding draws fresh random numbers the size of the modulus; ECDSA one nonce, which OpenSSL 3.0 makes
+        // from 64 random bytes a try (BN_generate_dsa_nonce; a second try is needed about once in 2^32 for P-256):
+        // 256 bytes, of which it reads the same leading bytes as it did of a longer stream.
+        let entropyCount = if case .rsa(let bits) = algorithm { bits * 4 } else { 256 }
         let entropy = try DeterministicRandomness.stream(
             pseudorandomKey: signingPseudorandomKey, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)),
             count: entropyCount)

@@ -53,9 +53,13 @@ public struct CertificateTemplate: Sendable {
     /// followed by its fields' DER, so these are the same bytes, without building the whole tree again for every
     /// certificate. The subjectPublicKeyInfo goes in as given once the strict reader has accepted it, exactly as
     /// `tbsCertificate()` requires: DER the strict reader accepts re-encodes to itself (the round trip fuzz-der
-    /// checks), so this is also what `tbsCertificate()` would write for it.
-    func tbsCertificateDER() throws -> [UInt8] {
-        _ = try DERReader.parse(subjectPublicKeyInfo)
+    /// checks), so this is also what `tbsCertificate()` would write for it. Also returns the certificate's
+    /// `ParseShape`, whose fields are these bytes up to the extensions.
+    func tbsCertificateDER() throws -> (der: [UInt8], shape: ParseShape) {
+        if !AcceptedKeys.contains(subjectPublicKeyInfo) {
+            _ = try DERReader.parse(subjectPublicKeyInfo)
+            AcceptedKeys.insert(subjectPublicKeyInfo)
+        }
         var body: [UInt8] = []
         body.reserveCapacity(subjectPublicKeyInfo.count + extensions.reduce(0) { $0 + $1.value.count } + 256)
         if version != 0 { body += DERElement.explicit(0, .integer(version)).serialized }
@@ -65,23 +69,23 @@ public struct CertificateTemplate: Sendable {
         body += DERElement.sequence([ASN1Time.element(seconds(notBefore)), ASN1Time.element(seconds(notAfter))]).serialized
         body += subject.element.serialized
         body += subjectPublicKeyInfo
+        let shape = ParseShape(fields: body, extensions: extensions.map { ParseShape.ExtensionShape(oid: $0.oid, critical: $0.critical) })
         if !extensions.isEmpty {
             var list: [UInt8] = []
             for item in extensions { list += item.element.serialized }
             let sequence = DERElement.header(.sequence, contentLength: list.count) + list
             body += DERElement.header(.explicit(3), contentLength: sequence.count) + sequence
         }
-        return DERElement.header(.sequence, contentLength: body.count) + body
+        return (DERElement.header(.sequence, contentLength: body.count) + body, shape)
     }
 
     /// The signed certificate: `SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue BIT STRING }`.
     public func signed(by issuerKey: PrivateKey) throws -> X509Certificate {
-        let tbs = try tbsCertificateDER()
+        let (tbs, shape) = try tbsCertificateDER()
         let signature = try issuerKey.sign(tbs, digest: signatureAlgorithm.digest)
         // SEQUENCE { tbs, algorithm, signature } from the TBSCertificate bytes just signed, not serialized again.
         let body = tbs + signatureAlgorithm.element.serialized + DERElement.bitString(signature).serialized
         let der = DERElement.header(.sequence, contentLength: body.count) + body
-        let shape = ParseShape(self)
         if ParseShape.accepted(shape) { return X509Certificate(deferringParseOf: der) }
         let certificate = try X509Certificate(der: der)
         ParseShape.remember(shape)
@@ -95,15 +99,10 @@ public struct CertificateTemplate: Sendable {
     /// certificate is therefore a function of its shape: once d2i_X509 has accepted one certificate of a shape, it
     /// accepts every other, and their parse can wait until it is needed (`X509Certificate.init(deferringParseOf:)`).
     /// A forge that issues many leaves differing only in an extension's value (a challenge, a nonce) parses one.
+    /// The fields up to the extensions are held as their DER (version, serial, algorithm, names, validity, key):
+    /// equal bytes, equal fields, and one hash over the bytes instead of one per name attribute and key byte.
     struct ParseShape: Hashable {
-        let version: Int64
-        let serialNumber: [UInt8]
-        let signatureAlgorithm: SignatureAlgorithm
-        let issuer: X509Name
-        let notBefore: Int64
-        let notAfter: Int64
-        let subject: X509Name
-        let subjectPublicKeyInfo: [UInt8]
+        let fields: [UInt8]
         let extensions: [ExtensionShape]
 
         struct ExtensionShape: Hashable {
@@ -111,16 +110,9 @@ public struct CertificateTemplate: Sendable {
             let critical: Bool
         }
 
-        init(_ template: CertificateTemplate) {
-            version = template.version
-            serialNumber = template.serialNumber
-            signatureAlgorithm = template.signatureAlgorithm
-            issuer = template.issuer
-            notBefore = template.seconds(template.notBefore)
-            notAfter = template.seconds(template.notAfter)
-            subject = template.subject
-            subjectPublicKeyInfo = template.subjectPublicKeyInfo
-            extensions = template.extensions.map { ExtensionShape(oid: $0.oid, critical: $0.critical) }
+        func hash(into hasher: inout Hasher) {
+            fields.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(extensions)
         }
 
         private static let lock = NSLock()
@@ -134,6 +126,22 @@ public struct CertificateTemplate: Sendable {
             lock.withLock {
                 if seen.count >= limit { seen.removeAll(keepingCapacity: true) }
                 seen.insert(shape)
+            }
+        }
+    }
+
+    /// SubjectPublicKeyInfo encodings the strict reader has accepted in this process (at most 4096, then emptied):
+    /// a forge certifies the same few keys again and again.
+    enum AcceptedKeys {
+        private static let lock = NSLock()
+        nonisolated(unsafe) private static var seen = Set<Data>()
+
+        static func contains(_ spki: [UInt8]) -> Bool { lock.withLock { seen.contains(Data(spki)) } }
+
+        static func insert(_ spki: [UInt8]) {
+            lock.withLock {
+                if seen.count >= 4096 { seen.removeAll(keepingCapacity: true) }
+                seen.insert(Data(spki))
             }
         }
     }

@@ -1,4 +1,5 @@
 import AttestDER
+import Foundation
 
 /// The Android key attestation extension 1.3.6.1.4.1.11129.2.1.17 (source.android.com, Key and ID attestation), for
 /// attestation versions 1, 2, 3, 4, 100, 200, 300, 400 and later: one encoding, renamed fields.
@@ -141,5 +142,33 @@ public struct KeyDescription: Hashable, Sendable {
         ])
     }
 
-    public var der: [UInt8] { element.serialized }
+    /// The DER of `element`, assembled from its fields' encodings (a SEQUENCE's DER is its header and its fields'
+    /// DER), with each authorization list's encoding remembered by value: a forge writes the same lists into many
+    /// KeyDescriptions that differ in the challenge alone.
+    public var der: [UInt8] {
+        var body: [UInt8] = []
+        for field: DERElement in [.integer(attestationVersion), .enumerated(attestationSecurityLevel), .integer(keyMintVersion),
+                                  .enumerated(keyMintSecurityLevel), .octetString(attestationChallenge), .octetString(uniqueId)] {
+            body += field.serialized
+        }
+        body += AuthorizationListEncodings.der(of: softwareEnforced)
+        body += AuthorizationListEncodings.der(of: hardwareEnforced)
+        return DERElement.header(.sequence, contentLength: body.count) + body
+    }
+}
+
+/// Encoded authorization lists by value, at most 256 (then emptied), shared by every thread.
+enum AuthorizationListEncodings {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var encodings: [AuthorizationList: [UInt8]] = [:]
+
+    static func der(of list: AuthorizationList) -> [UInt8] {
+        if let known = lock.withLock({ encodings[list] }) { return known }
+        let der = list.element.serialized
+        lock.withLock {
+            if encodings.count >= 256 { encodings.removeAll(keepingCapacity: true) }
+            encodings[list] = der
+        }
+        return der
+    }
 }

@@ -28,7 +28,11 @@ public struct ForgeSeed: Hashable, Sendable {
 
     /// `count` bytes that (`seed`, `label`) derive to: challenges, identifiers.
     public func bytes(_ label: String, count: Int) throws -> [UInt8] {
-        let derived = try hkdfSHA256(secret: bytes, salt: Array("attest-harness bytes".utf8), info: Array(label.utf8), count: count)
+        // HKDF(seed, "attest-harness bytes", label) as extract, once per seed, then expand per label.
+        let key = try PseudorandomKeyCache.shared.key(value) {
+            try hkdfSHA256Extract(secret: bytes, salt: Array("attest-harness bytes".utf8))
+        }
+        let derived = try hkdfSHA256Expand(pseudorandomKey: key, info: Array(label.utf8), count: count)
         return substitutions[derived] ?? derived
     }
 
@@ -48,6 +52,24 @@ private final class KeyCache: @unchecked Sendable {
         if let key = keys[name] { return key }
         let key = try derive()
         keys[name] = key
+        return key
+    }
+}
+
+/// The HKDF pseudorandom key of `ForgeSeed.bytes` by seed value, shared by every thread of the process (a few
+/// seeds per run; 32 bytes each).
+private final class PseudorandomKeyCache: @unchecked Sendable {
+    static let shared = PseudorandomKeyCache()
+    private var keys: [UInt64: [UInt8]] = [:]
+    private let lock = NSLock()
+
+    func key(_ seed: UInt64, extract: () throws -> [UInt8]) throws -> [UInt8] {
+        if let key = lock.withLock({ keys[seed] }) { return key }
+        let key = try extract()
+        lock.withLock {
+            if keys.count >= 1024 { keys.removeAll() }
+            keys[seed] = key
+        }
         return key
     }
 }
