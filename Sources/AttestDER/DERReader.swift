@@ -151,14 +151,17 @@ public struct DERReader {
         return position
     }
 
-    /// The four tag classes by the two bits that encode them.
-    private static let tagClasses: [DERIdentifier.TagClass] = [.universal, .application, .contextSpecific, .private]
-
     /// X.690 §8.1.2: one octet for tag numbers below 31, otherwise `0x1f` and base-128 digits.
     private func readIdentifier(at start: Int, limit: Int) throws -> (DERIdentifier, Int) {
         guard start < limit else { throw DERError(.truncated, at: start) }
         let first = bytes[start]
-        let tagClass = DERReader.tagClasses[Int(first >> 6)]
+        let tagClass: DERIdentifier.TagClass
+        switch first >> 6 {
+        case 0: tagClass = .universal
+        case 1: tagClass = .application
+        case 2: tagClass = .contextSpecific
+        default: tagClass = .private
+        }
         let constructed = first & 0x20 != 0
         if first & 0x1f != 0x1f {
             return (DERIdentifier(tagClass: tagClass, tagNumber: UInt64(first & 0x1f), isConstructed: constructed),
