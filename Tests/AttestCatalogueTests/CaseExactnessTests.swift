@@ -52,6 +52,25 @@ import AttestVerifiers
         #expect(testCase.steps.filter { $0.breaks == rule }.allSatisfy { $0.expectedVerdict(under: withoutRule) == .accept })
     }
 
+    /// Under every built-in profile, not only the first that enforces it: a case whose rule the profile enforces is
+    /// refused under that rule and no other (a profile that enforces a rule another case would break first, as a
+    /// Google-style profile's android.chain.attestKey could, would otherwise pass on the verdict alone).
+    @Test(arguments: BuiltinCatalogue.profiles.map(\.name))
+    func everyProfileNamesEachCaseRule(profileName: String) async throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let results = await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(cases, seed: 1, jobs: 2)
+        let byId = Dictionary(results.results.map { ($0.caseId, $0) }, uniquingKeysWith: { first, _ in first })
+        var checked = 0
+        for testCase in cases {
+            guard let rule = testCase.rule, profile.enforces(rule) else { continue }
+            let result = byId[testCase.id]
+            checked += 1
+            #expect(result?.actual?.rule == rule, "\(testCase.id): rejected under \(result?.actual?.rule?.rawValue ?? "-"): \(result?.actual?.reason ?? "")")
+        }
+        #expect(checked > 0)
+    }
+
     @Test func casesAreDeterministicForASeed() throws {
         let again = try BuiltinCatalogue.allCases(seed: 1)
         #expect(again == Self.cases)

@@ -227,8 +227,10 @@ public enum AndroidFamily: CatalogueFamily {
             scenario.attestation.keyDescriptionCount = 2
         },
         Definition(variant: "on-intermediate", rule: .androidKeyDescriptionPosition, importance: .high,
-                   description: "The CA above the leaf also carries a KeyDescription.") { scenario, _ in
-            scenario.keyDescriptionOnIntermediate = true
+                   description: "The RKP CA3, a CA two above the leaf, also carries a KeyDescription.") { scenario, _ in
+            // Not the certificate right above the leaf: with keyCertSign and a KeyDescription, that one has the
+            // shape of an app attestation key (android.chain.attestKey), which a Google-style profile refuses first.
+            scenario.keyDescriptionAuthority = 1
         },
 
         // KeyDescription content.

@@ -33,8 +33,10 @@ public struct AndroidScenario: Sendable {
     /// Re-issue the CA at this index above the leaf (0 is the nearest) as an end entity: basicConstraints cA FALSE,
     /// keyUsage digitalSignature alone, as older factory keyboxes issue their attestation key certificate.
     public var endEntityAuthority: Int?
-    /// Re-issue the first CA above the leaf with a KeyDescription extension.
+    /// Re-issue the first CA above the leaf with a KeyDescription extension (`keyDescriptionAuthority` 0).
     public var keyDescriptionOnIntermediate = false
+    /// Re-issue the CA at this index above the leaf (0 is the nearest) with a KeyDescription extension.
+    public var keyDescriptionAuthority: Int?
     /// Chain extension: put in front a leaf for this key, signed by the attested key.
     public var extensionKey: PrivateKey?
     /// Issue the leaf straight from the root and send it alone.
@@ -60,8 +62,8 @@ public struct AndroidScenario: Sendable {
     public func render(pki: AndroidPKI) throws -> [X509Certificate] {
         var blueprint = attestation
         var authorities = AndroidAttestationBlueprint.authorities(blueprint.shape, in: attackerPKI ?? pki)
-        if keyDescriptionOnIntermediate {
-            authorities[0] = try Self.reissue(authorities[0], under: authorities[1], extra: [
+        if let index = keyDescriptionAuthority ?? (keyDescriptionOnIntermediate ? 0 : nil) {
+            authorities[index] = try Self.reissue(authorities[index], under: authorities[index + 1], extra: [
                 CertificateExtension(oid: KeyDescription.extensionOID, value: blueprint.keyDescription.der),
             ])
         }

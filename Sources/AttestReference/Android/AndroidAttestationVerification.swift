@@ -106,9 +106,11 @@ enum AndroidAttestationVerification {
                 && candidate.extension(KeyDescription.extensionOID) != nil ? candidate : nil
         }
         if let attestKeyCertificate {
+            // Its own rules first (a certificate that is not a proper attestation key breaks those whether or not
+            // the profile takes ATTEST_KEY chains), then the profile's refusal of the shape.
+            try Self.checkAttestKey(attestKeyCertificate, options: options, policy: policy)
             try policy.require(.androidChainAttestKey, false,
                                "the leaf is issued by an app attestation key (ATTEST_KEY) certificate, \(attestKeyCertificate.subject)")
-            try Self.checkAttestKey(attestKeyCertificate, options: options, policy: policy)
         }
         try policy.require(.androidKeyDescriptionPosition,
                            !certificates.contains {
