@@ -4,6 +4,12 @@ import Foundation
 /// a JWS signed ES256 (RFC 7515 §7.1; RFC 7518 §3.4, signature `r || s`) inside a JWE with `A256KW` key wrapping and
 /// `A256GCM` content encryption (RFC 7516 §7.1; RFC 7518 §4.4, §5.3).
 public enum JOSE {
+    /// The dot-separated parts of a compact serialization, split on the byte: a "." is one byte in UTF-8 and no
+    /// other character's encoding contains it (the parts are checked as base64url afterwards).
+    static func parts(of compact: String) -> [String] {
+        compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Why a compact token was refused, naming the part.
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         case malformed(String)
@@ -35,7 +41,7 @@ public enum JOSE {
 
     /// The payload of an ES256 compact JWS; `verify: false` skips the signature, as a verifier that only decodes.
     public static func verifyES256(_ compact: String, key: PublicKey, verify: Bool = true) throws -> [UInt8] {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let parts = parts(of: compact)
         guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
               let signature = Base64URL.decode(parts[2]) else { throw Failure.malformed("JWS is not three base64url parts") }
         guard (try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any])?["alg"] as? String == "ES256" else {
@@ -65,7 +71,7 @@ public enum JOSE {
         public let signature: [UInt8]
 
         public init(_ compact: String) throws {
-            let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let parts = parts(of: compact)
             guard parts.count == 3, let header = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
                   let signature = Base64URL.decode(parts[2]) else { throw Failure.malformed("JWS is not three base64url parts") }
             guard let headerObject = try? JSONSerialization.jsonObject(with: Data(header)) as? [String: Any],
@@ -108,7 +114,7 @@ public enum JOSE {
 
     /// The plaintext of an A256KW/A256GCM compact JWE; `verifyTag: false` decrypts without authenticating.
     public static func decrypt(_ compact: String, key: [UInt8], verifyTag: Bool = true) throws -> [UInt8] {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let parts = parts(of: compact)
         guard parts.count == 5, let header = Base64URL.decode(parts[0]), let wrapped = Base64URL.decode(parts[1]),
               let iv = Base64URL.decode(parts[2]), let ciphertext = Base64URL.decode(parts[3]), let tag = Base64URL.decode(parts[4]),
               iv.count == 12, tag.count == 16 else { throw Failure.malformed("JWE is not five base64url parts with a 12-byte IV and 16-byte tag") }
