@@ -78,6 +78,19 @@ import FoundationNetworking
         return answer
     }
 
+    /// The request body assembled around a remembered profile encoding is byte for byte the whole suite encoded
+    /// compactly, for cases of every family (step kinds, inputs, times), and decodes to the same suite.
+    @Test func theWireBodyIsTheSuiteEncoded() throws {
+        for profile in BuiltinCatalogue.profiles.filter({ ["apple-app-attest", "per-request-device-attestation", "step-up-signing"].contains($0.name) }) {
+            for testCase in try BuiltinCatalogue.cases(for: profile, seed: 1).prefix(12) {
+                let body = try WireSuite.body(profile: profile, testCase: testCase.request)
+                let whole = Array(try WireSuite.encoder.encode(ExecSuite(profile: profile, requests: [testCase.request])))
+                #expect(body == whole, "\(testCase.id)")
+                #expect(try JSONDecoder.harness.decode(ExecSuite.self, from: Data(body)) == ExecSuite(profile: profile, requests: [testCase.request]))
+            }
+        }
+    }
+
     @Test func serverRefusesBadRequests() throws {
         let server = try VerdictServer(profile: Self.profile, maxBody: 1 << 20)
         defer { server.stop() }

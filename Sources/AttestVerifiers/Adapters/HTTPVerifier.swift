@@ -36,8 +36,8 @@ public struct HTTPVerifier: AttestationVerifier {
 
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent("cases")
-        let suite = try JSONEncoder.harness.encode(ExecSuite(profile: profile, requests: [testCase]))
-        let request = HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")], body: Array(suite))
+        let request = HTTPRequest(method: "POST", url: url, headers: [("Content-Type", "application/json")],
+                                  body: try WireSuite.body(profile: profile, testCase: testCase))
         let response: HTTPResponse
         do {
             // The verdict protocol is stateless per request, so connections are kept for the next case.
@@ -62,5 +62,46 @@ public struct HTTPVerifier: AttestationVerifier {
             throw VerifierFailure.contract("the response has no entry for case \(testCase.id)")
         }
         return verdicts
+    }
+}
+
+/// The request body: the exec suite document of one case as compact JSON with sorted keys (a server reads it as
+/// it reads the pretty-printed file form). Every case of a run carries the same profile, so its encoding is made
+/// once per profile and the document is assembled around the case's: with sorted keys and no whitespace,
+/// `{"cases":[C],"format":F,"profile":P}` is exactly what encoding the whole `ExecSuite` writes
+/// (`HTTPVerifierTests` compares the two).
+package enum WireSuite {
+    package static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.dataEncodingStrategy = .base64
+        return encoder
+    }
+
+    package static func body(profile: Profile, testCase: VerifierCase) throws -> [UInt8] {
+        let suite = ExecSuite(profile: profile, requests: [])
+        let encoder = encoder
+        let profileJSON = try profiles.value(for: suite.profile) { Array(try encoder.encode(suite.profile)) }
+        return Array(#"{"cases":["#.utf8) + Array(try encoder.encode(testCase)) + Array(#"],"format":"#.utf8)
+            + Array(try encoder.encode(suite.format)) + Array(#","profile":"#.utf8) + profileJSON + [UInt8(ascii: "}")]
+    }
+
+    /// Encoded profiles by value: a run has one, a library user running many servers a few.
+    private static let profiles = EncodedProfiles()
+
+    private final class EncodedProfiles: @unchecked Sendable {
+        private let lock = NSLock()
+        private var encoded: [ExecSuite.Profile: [UInt8]] = [:]
+
+        func value(for profile: ExecSuite.Profile, _ make: () throws -> [UInt8]) throws -> [UInt8] {
+            if let known = lock.withLock({ encoded[profile] }) { return known }
+            let made = try make()
+            lock.withLock {
+                if encoded.count >= 16 { encoded.removeAll() }
+                encoded[profile] = made
+            }
+            return made
+        }
     }
 }
