@@ -1,5 +1,5 @@
+import AttestCrypto
 import AttestDER
-import Foundation
 
 /// The Android key attestation extension 1.3.6.1.4.1.11129.2.1.17 (source.android.com, Key and ID attestation), for
 /// attestation versions 1, 2, 3, 4, 100, 200, 300, 400 and later: one encoding, renamed fields.
@@ -151,24 +151,12 @@ public struct KeyDescription: Hashable, Sendable {
                                   .enumerated(keyMintSecurityLevel), .octetString(attestationChallenge), .octetString(uniqueId)] {
             body += field.serialized
         }
-        body += AuthorizationListEncodings.der(of: softwareEnforced)
-        body += AuthorizationListEncodings.der(of: hardwareEnforced)
+        for list in [softwareEnforced, hardwareEnforced] {
+            body += authorizationListEncodings.value(for: list) { list.element.serialized }
+        }
         return DERElement.header(.sequence, contentLength: body.count) + body
     }
 }
 
 /// Encoded authorization lists by value, at most 256 (then emptied), shared by every thread.
-enum AuthorizationListEncodings {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var encodings: [AuthorizationList: [UInt8]] = [:]
-
-    static func der(of list: AuthorizationList) -> [UInt8] {
-        if let known = lock.withLock({ encodings[list] }) { return known }
-        let der = list.element.serialized
-        lock.withLock {
-            if encodings.count >= 256 { encodings.removeAll(keepingCapacity: true) }
-            encodings[list] = der
-        }
-        return der
-    }
-}
+private let authorizationListEncodings = Memo<AuthorizationList, [UInt8]>(capacity: 256)

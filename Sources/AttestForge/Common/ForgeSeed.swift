@@ -30,8 +30,8 @@ public struct ForgeSeed: Hashable, Sendable {
     public func bytes(_ label: String, count: Int) throws -> [UInt8] {
         // HKDF(seed, "attest-harness bytes", label) as extract, once per seed, then expand per label; every case of a
         // family derives its baseline's labels again, so each (seed, label, count) is expanded once per process.
-        let derived = try PseudorandomKeyCache.shared.derived(value, label, count) {
-            let key = try PseudorandomKeyCache.shared.key(value) {
+        let derived = try expansions.value(for: Derivation(seed: value, label: label, count: count)) {
+            let key = try pseudorandomKeys.value(for: value) {
                 try hkdfSHA256Extract(secret: bytes, salt: Array("attest-harness bytes".utf8))
             }
             return try hkdfSHA256Expand(pseudorandomKey: key, info: Array(label.utf8), count: count)
@@ -59,39 +59,13 @@ private final class KeyCache: @unchecked Sendable {
     }
 }
 
-/// The HKDF pseudorandom key of `ForgeSeed.bytes` by seed value (a few seeds per run; 32 bytes each), and the
-/// bytes it expanded to by (seed, label, count), shared by every thread of the process; each table empties when
-/// it reaches its bound.
-private final class PseudorandomKeyCache: @unchecked Sendable {
-    static let shared = PseudorandomKeyCache()
-    private var keys: [UInt64: [UInt8]] = [:]
-    private var expanded: [DerivationKey: [UInt8]] = [:]
-    private let lock = NSLock()
+/// The HKDF pseudorandom key of `ForgeSeed.bytes` by seed value (a few seeds per run; 32 bytes each), and the bytes
+/// it expanded to by (seed, label, count), shared by every thread of the process.
+private let pseudorandomKeys = Memo<UInt64, [UInt8]>(capacity: 1024)
+private let expansions = Memo<Derivation, [UInt8]>(capacity: 16384)
 
-    struct DerivationKey: Hashable {
-        let seed: UInt64
-        let label: String
-        let count: Int
-    }
-
-    func derived(_ seed: UInt64, _ label: String, _ count: Int, expand: () throws -> [UInt8]) throws -> [UInt8] {
-        let key = DerivationKey(seed: seed, label: label, count: count)
-        if let known = lock.withLock({ expanded[key] }) { return known }
-        let bytes = try expand()
-        lock.withLock {
-            if expanded.count >= 16384 { expanded.removeAll(keepingCapacity: true) }
-            expanded[key] = bytes
-        }
-        return bytes
-    }
-
-    func key(_ seed: UInt64, extract: () throws -> [UInt8]) throws -> [UInt8] {
-        if let key = lock.withLock({ keys[seed] }) { return key }
-        let key = try extract()
-        lock.withLock {
-            if keys.count >= 1024 { keys.removeAll() }
-            keys[seed] = key
-        }
-        return key
-    }
+private struct Derivation: Hashable, Sendable {
+    let seed: UInt64
+    let label: String
+    let count: Int
 }

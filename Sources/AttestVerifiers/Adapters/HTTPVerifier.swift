@@ -1,4 +1,5 @@
 import AttestConformance
+import AttestCrypto
 import AttestHTTP
 import Foundation
 
@@ -88,20 +89,5 @@ package enum WireSuite {
     }
 
     /// Encoded profiles by value: a run has one, a library user running many servers a few.
-    private static let profiles = EncodedProfiles()
-
-    private final class EncodedProfiles: @unchecked Sendable {
-        private let lock = NSLock()
-        private var encoded: [ExecSuite.Profile: [UInt8]] = [:]
-
-        func value(for profile: ExecSuite.Profile, _ make: () throws -> [UInt8]) throws -> [UInt8] {
-            if let known = lock.withLock({ encoded[profile] }) { return known }
-            let made = try make()
-            lock.withLock {
-                if encoded.count >= 16 { encoded.removeAll() }
-                encoded[profile] = made
-            }
-            return made
-        }
-    }
+    private static let profiles = Memo<ExecSuite.Profile, [UInt8]>(capacity: 16)
 }
