@@ -144,22 +144,59 @@ enum Benchmarks {
 
         // Every built-in profile: forge its cases from a fresh seed, then judge them with the reference verifier
         // on one core.
-        // A profile whose cases take milliseconds is forged (and judged) again, from the same seed, until a quarter
-        // of a second has passed, so that one scheduler hiccup is not its ratio: its row is the mean of the rounds,
-        // time and operations alike (later rounds find derived keys and verified chains remembered, and count
-        // fewer operations, so their floor shrinks with them).
+        // A profile whose cases take milliseconds is forged and judged again until a quarter of a second has passed,
+        // so that one scheduler hiccup is not its ratio: each round from a seed of its own (new keys, certificates
+        // and chains, nothing a memo remembers from an earlier round), its row the mean of the rounds, time and
+        // operations alike; the first round alone is printed too.
         for (index, profile) in BuiltinCatalogue.profiles.enumerated() where only.map({ "profile.\(profile.name)".hasPrefix($0) || $0.hasPrefix("profile.\(profile.name)") }) ?? true {
-            var cases: [Case] = []
-            try await measure("profile.\(profile.name).forge", units: 0, rounds: true) {
-                cases = try BuiltinCatalogue.cases(for: profile, seed: UInt64(1000 + index))
-            }
-            var exitCode: Int32 = 0
-            await measure("profile.\(profile.name).judge", units: cases.count, rounds: true) {
-                exitCode = max(exitCode, await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile))
-                    .run(cases, seed: UInt64(1000 + index), jobs: 1).exitCode)
-            }
-            precondition(exitCode == 0, "the reference verifier must be conformant while benchmarking")
-            print("cases profile.\(profile.name) \(cases.count) \(cases.flatMap(\.steps).count)")
+            try await measureProfile(profile, seedBase: UInt64(1000 + index))
         }
+    }
+
+    /// Rounds of forging and judging `profile`, round r from seed `seedBase + 100 r`, until a quarter of a second
+    /// has passed (at most 200); prints the forge and judge rows (means), their first rounds, and the case count.
+    @MainActor static func measureProfile(_ profile: Profile, seedBase: UInt64) async throws {
+        let clock = ContinuousClock()
+        var forgeTime = Duration.zero, judgeTime = Duration.zero
+        var forgeOps: [String: Int] = [:], judgeOps: [String: Int] = [:]
+        var first: (forge: Duration, judge: Duration, forgeOps: [String: Int], judgeOps: [String: Int])?
+        var cases: [Case] = []
+        var rounds = 0
+        repeat {
+            let seed = seedBase + 100 * UInt64(rounds)
+            CryptoOperations.counting(true)
+            let forgeStart = clock.now
+            cases = try BuiltinCatalogue.cases(for: profile, seed: seed)
+            let forged = clock.now - forgeStart
+            let forgedOps = CryptoOperations.take()
+            let judgeStart = clock.now
+            let exitCode = await Runner(profile: profile, verifier: ReferenceVerifier(profile: profile)).run(cases, seed: seed, jobs: 1).exitCode
+            let judged = clock.now - judgeStart
+            let judgedOps = CryptoOperations.take()
+            CryptoOperations.counting(false)
+            precondition(exitCode == 0, "the reference verifier must be conformant while benchmarking")
+            forgeTime += forged
+            judgeTime += judged
+            forgeOps.merge(forgedOps, uniquingKeysWith: +)
+            judgeOps.merge(judgedOps, uniquingKeysWith: +)
+            if first == nil { first = (forged, judged, forgedOps, judgedOps) }
+            rounds += 1
+        } while rounds < 200 && forgeTime + judgeTime < .milliseconds(250)
+        func row(_ name: String, units: Int, _ time: Duration, _ ops: [String: Int], rounds: Int) {
+            print("row \(name) \(units) \(seconds(time) / Double(rounds))")
+            for (operation, count) in ops.sorted(by: { $0.key < $1.key }) {
+                print("ops \(name) \(operation) \(rounds == 1 ? String(count) : String(Double(count) / Double(rounds)))")
+            }
+        }
+        let name = "profile.\(profile.name)"
+        row("\(name).forge", units: 0, forgeTime, forgeOps, rounds: rounds)
+        row("\(name).judge", units: cases.count, judgeTime, judgeOps, rounds: rounds)
+        if rounds > 1, let first {
+            print("rounds \(name).forge \(rounds)")
+            print("rounds \(name).judge \(rounds)")
+            row("\(name).forge.first", units: 0, first.forge, first.forgeOps, rounds: 1)
+            row("\(name).judge.first", units: cases.count, first.judge, first.judgeOps, rounds: 1)
+        }
+        print("cases \(name) \(cases.count) \(cases.flatMap(\.steps).count)")
     }
 }

@@ -24,6 +24,13 @@ package enum CryptoOperations {
         }
     }
 
+    /// CPU time this thread has used, in microseconds (what a key generation cost, whatever else the machine ran).
+    package static func threadCPUMicroseconds() -> Int {
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+        return Int(time.tv_sec) * 1_000_000 + Int(time.tv_nsec) / 1_000
+    }
+
     /// The counts so far, and zero again.
     package static func take() -> [String: Int] {
         lock.withLock {

@@ -85,7 +85,8 @@ final class DeterministicRandomness: @unchecked Sendable {
     }
 }
 
-/// Algorithms fetched once from the default library context and kept for the life of the process.
+/// Algorithms fetched once and kept for the life of the process: from the default library context, except the AES
+/// ciphers, fetched in the private one their keys live in (`DeterministicRandomness.libraryContext`).
 ///
 /// Sound to share: a fetched algorithm is an immutable, reference-counted description of an implementation (which
 /// provider, which functions), the same object every fetch of the same name in the same context would return; using
@@ -104,7 +105,8 @@ enum Fetched {
         for algorithm in HashAlgorithm.allCases {
             digests[algorithm] = EVP_MD_fetch(nil, algorithm.rawValue, nil)
         }
-        AttestCryptoError.drainQueue()
+        // A failed fetch leaves its reason queued; the legacy handle stands in (`HashAlgorithm.evp`).
+        if digests.count < HashAlgorithm.allCases.count { AttestCryptoError.drainQueue() }
         return digests
     }()
 

@@ -6,7 +6,7 @@ import Foundation
 public enum JOSE {
     /// The dot-separated parts of a compact serialization, split on the byte: a "." is one byte in UTF-8 and no
     /// other character's encoding contains it (the parts are checked as base64url afterwards).
-    static func parts(of compact: String) -> [String] {
+    package static func parts(of compact: String) -> [String] {
         compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -78,12 +78,12 @@ public final class PrivateKey: @unchecked Sendable {
             }
             var key: OpaquePointer?
             // An RSA prime search takes as long as its seed makes it (a deterministic key's time varies tenfold
-            // between seeds): scripts/bench prices these keys at the time OpenSSL took for them, in microseconds.
-            let clock = ContinuousClock(), start = clock.now
+            // between seeds): scripts/bench prices these keys at the CPU time OpenSSL's search took on this thread,
+            // in microseconds (not wall time, which would count whatever else ran on the machine meanwhile).
+            let start = CryptoOperations.threadCPUMicroseconds()
             try check(EVP_PKEY_generate(ctx, &key), "EVP_PKEY_generate")
             if case .rsa = algorithm {
-                let (seconds, attoseconds) = (clock.now - start).components
-                CryptoOperations.record("keygen-us", algorithm, amount: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
+                CryptoOperations.record("keygen-us", algorithm, amount: CryptoOperations.threadCPUMicroseconds() - start)
             }
             return try check(key, "EVP_PKEY_generate")
         }

@@ -75,6 +75,25 @@ import Testing
         #expect(parsed.hardwareEnforced.fields.contains { $0.tag == 9999 })
     }
 
+    /// `der` is assembled from its fields' encodings, each authorization list's remembered by value: it is
+    /// `element.serialized`, with unknown tags and a BER long-form length inside an unknown field too, and the same
+    /// list written into two KeyDescriptions keeps its own bytes in each.
+    @Test func derIsTheElementSerialized() throws {
+        let longForm = try DERReader.parse([0xbf, 0x87, 0x68, 0x81, 0x03, 0x04, 0x01, 0x07], options: .ber)  // [1000], length 81 03
+        #expect(longForm.lengthEncoding == .longForm(octets: 1))
+        var fields = Self.hardwareFields(version: 400)
+        fields.append(Field(1000, .unknown(longForm)))
+        let hardware = AuthorizationList(fields)
+        for challenge in [[UInt8](), [1, 2, 3], [UInt8](repeating: 0xab, count: 200)] {
+            let description = KeyDescription(attestationVersion: 400, attestationSecurityLevel: 1, keyMintVersion: 400,
+                                             keyMintSecurityLevel: 1, attestationChallenge: challenge,
+                                             softwareEnforced: AuthorizationList(Self.softwareFields(version: 400)),
+                                             hardwareEnforced: hardware)
+            #expect(description.der == description.element.serialized)
+            #expect(description.der.windows([0xbf, 0x87, 0x68, 0x81, 0x03, 0x04, 0x01, 0x07]))
+        }
+    }
+
     @Test func malformedKeyDescriptionsFailPrecisely() throws {
         let good = KeyDescription(attestationVersion: 400, attestationSecurityLevel: 1, keyMintVersion: 400, keyMintSecurityLevel: 1,
                                   attestationChallenge: [1], softwareEnforced: AuthorizationList(),

@@ -118,6 +118,8 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     /// What the issuer's signature covers and the signature itself, as OpenSSL holds them (the TBSCertificate
     /// re-encoded from its fields, and the signature value): two certificates with equal parts are the same
     /// certificate, whatever outer encoding carried them. Empty parts when OpenSSL cannot re-encode.
+    /// `i2d_re_X509_tbs` rewrites OpenSSL's cached encoding of the certificate: call it only on a parse of one's own,
+    /// never on a certificate shared between threads (the reference verifier's `Parsed` certificates).
     package var signedParts: (tbs: [UInt8], signature: [UInt8]) {
         var out: UnsafeMutablePointer<UInt8>?
         let length = i2d_re_X509_tbs(x509, &out)

@@ -132,7 +132,7 @@ enum PerRequestVerification {
             throw HarnessError("parameters integrityDecryptionKey (base64) and integrityVerificationKey (PEM) are required")
         }
         let jws: String
-        if token.split(separator: ".", omittingEmptySubsequences: false).count == 3 {
+        if JOSE.parts(of: token).count == 3 {
             try policy.require(.integrityEncryption, false, "the token is a bare JWS, not encrypted")
             jws = token
         } else {
