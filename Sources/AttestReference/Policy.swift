@@ -32,7 +32,7 @@ struct Policy {
     }
 
     /// Parsed anchors by their PEM text: every case of a catalogue (and every fuzzing input) names the same few.
-    private static let anchors = Memo<[String], [X509Certificate]>(capacity: 64)
+    private static let anchors = Memo<[String], [X509Certificate]>(capacity: 64, size: { pem, _ in 2 * pem.reduce(0) { $0 + $1.utf8.count } })
 
     func enforces(_ rule: RuleID) -> Bool { rules.contains(rule) }
 
@@ -52,4 +52,9 @@ struct Policy {
 
     /// The case's parameters, for the family's typed reader (`AppAttestParameters(policy.parameters)`).
     var parameters: ParameterReader { ParameterReader(context.parameters) }
+}
+
+extension [String: String] {
+    /// The UTF-8 bytes of every name and value, for a memo's byte bound.
+    var byteCount: Int { reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } }
 }

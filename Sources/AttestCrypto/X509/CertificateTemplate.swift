@@ -56,9 +56,10 @@ public struct CertificateTemplate: Sendable {
     /// checks), so this is also what `tbsCertificate()` would write for it. Also returns the certificate's
     /// `ParseShape`, whose fields are these bytes up to the extensions.
     func tbsCertificateDER() throws -> (der: [UInt8], shape: ParseShape) {
-        if !AcceptedKeys.contains(subjectPublicKeyInfo) {
+        // Once per distinct key: a forge certifies the same few keys again and again.
+        _ = try Self.acceptedKeys.value(for: subjectPublicKeyInfo) {
             _ = try DERReader.parse(subjectPublicKeyInfo)
-            AcceptedKeys.insert(subjectPublicKeyInfo)
+            return true
         }
         var body: [UInt8] = []
         body.reserveCapacity(subjectPublicKeyInfo.count + extensions.reduce(0) { $0 + $1.value.count } + 256)
@@ -130,21 +131,8 @@ public struct CertificateTemplate: Sendable {
         }
     }
 
-    /// SubjectPublicKeyInfo encodings the strict reader has accepted in this process (at most 4096, then emptied):
-    /// a forge certifies the same few keys again and again.
-    enum AcceptedKeys {
-        private static let lock = NSLock()
-        nonisolated(unsafe) private static var seen = Set<Data>()
-
-        static func contains(_ spki: [UInt8]) -> Bool { lock.withLock { seen.contains(Data(spki)) } }
-
-        static func insert(_ spki: [UInt8]) {
-            lock.withLock {
-                if seen.count >= 4096 { seen.removeAll(keepingCapacity: true) }
-                seen.insert(Data(spki))
-            }
-        }
-    }
+    /// SubjectPublicKeyInfo encodings the strict reader has accepted in this process.
+    private static let acceptedKeys = Memo<[UInt8], Bool>(capacity: 4096, size: { spki, _ in spki.count })
 
     fileprivate func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 }

@@ -159,4 +159,4 @@ public struct KeyDescription: Hashable, Sendable {
 }
 
 /// Encoded authorization lists by value, at most 256 (then emptied), shared by every thread.
-private let authorizationListEncodings = Memo<AuthorizationList, [UInt8]>(capacity: 256)
+private let authorizationListEncodings = Memo<AuthorizationList, [UInt8]>(capacity: 256, size: { _, der in 2 * der.count })

@@ -12,7 +12,7 @@ enum AndroidAttestationVerification {
         try parsedParameters.value(for: policy.context.parameters) { try AndroidParameters(policy.parameters) }
     }
 
-    private static let parsedParameters = Memo<[String: String], AndroidParameters>(capacity: 64)
+    private static let parsedParameters = Memo<[String: String], AndroidParameters>(capacity: 64, size: { parameters, _ in 2 * parameters.byteCount })
 
     static func verify(_ step: VerifierStep, policy: Policy) throws {
         let submittedKey = try step.input(.publicKey)

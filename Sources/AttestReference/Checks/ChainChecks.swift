@@ -91,6 +91,12 @@ enum ChainChecks {
         let partial: Bool
         let enforced: [RuleID]
         let authorityRules: [[UInt8]: RuleID]
+
+        /// The certificate bytes it holds, for the memo's byte bound.
+        var byteCount: Int {
+            leaf.count + intermediates.reduce(0) { $0 + $1.count } + anchors.reduce(0) { $0 + $1.count }
+                + authorityRules.keys.reduce(0) { $0 + $1.count }
+        }
     }
 
     struct PathOutcome: Sendable {
@@ -99,5 +105,5 @@ enum ChainChecks {
         let rule: RuleID?
     }
 
-    static let verdicts = Memo<PathQuery, PathOutcome>(capacity: 512)
+    static let verdicts = Memo<PathQuery, PathOutcome>(capacity: 512, size: { query, _ in query.byteCount })
 }

@@ -14,6 +14,6 @@ enum Parsed {
         try keys.value(for: spki) { try PublicKey(spki: spki) }
     }
 
-    private static let certificates = Memo<[UInt8], X509Certificate>(capacity: 256)
-    private static let keys = Memo<[UInt8], PublicKey>(capacity: 256)
+    private static let certificates = Memo<[UInt8], X509Certificate>(capacity: 256, size: { der, _ in 2 * der.count })
+    private static let keys = Memo<[UInt8], PublicKey>(capacity: 256, size: { spki, _ in 2 * spki.count })
 }

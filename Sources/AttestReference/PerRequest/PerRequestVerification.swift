@@ -13,7 +13,7 @@ enum PerRequestVerification {
         try parsedParameters.value(for: policy.context.parameters) { try PerRequestParameters(policy.parameters) }
     }
 
-    private static let parsedParameters = Memo<[String: String], PerRequestParameters>(capacity: 16)
+    private static let parsedParameters = Memo<[String: String], PerRequestParameters>(capacity: 16, size: { parameters, _ in parameters.byteCount })
 
     static func challenge(_ step: VerifierStep, policy: Policy, server: inout ServerState) throws {
         // A server-wide session (an API emulation) forgets challenges well past their lifetime instead of keeping every

@@ -89,5 +89,5 @@ package enum WireSuite {
     }
 
     /// Encoded profiles by value: a run has one, a library user running many servers a few.
-    private static let profiles = Memo<ExecSuite.Profile, [UInt8]>(capacity: 16)
+    private static let profiles = Memo<ExecSuite.Profile, [UInt8]>(capacity: 16, size: { _, json in 2 * json.count })
 }
