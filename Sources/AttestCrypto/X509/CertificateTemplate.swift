@@ -87,10 +87,13 @@ public struct CertificateTemplate: Sendable {
         // SEQUENCE { tbs, algorithm, signature } from the TBSCertificate bytes just signed, not serialized again.
         let body = tbs + signatureAlgorithm.element.serialized + DERElement.bitString(signature).serialized
         let der = DERElement.header(.sequence, contentLength: body.count) + body
-        if ParseShape.accepted(shape) { return X509Certificate(deferringParseOf: der) }
-        let certificate = try X509Certificate(der: der)
-        ParseShape.remember(shape)
-        return certificate
+        // The first certificate of a shape is parsed now (a refusal throws and is not remembered); the others wait.
+        var parsed: X509Certificate?
+        _ = try ParseShape.accepted.value(for: shape) {
+            parsed = try X509Certificate(der: der)
+            return true
+        }
+        return parsed ?? X509Certificate(deferringParseOf: der)
     }
 
     /// Everything in a certificate signed from a template that d2i_X509 examines: every field but the octets inside
@@ -116,19 +119,8 @@ public struct CertificateTemplate: Sendable {
             hasher.combine(extensions)
         }
 
-        private static let lock = NSLock()
-        /// Shapes d2i_X509 has accepted in this process; emptied when it reaches `limit`, to bound memory.
-        nonisolated(unsafe) private static var seen = Set<ParseShape>()
-        private static let limit = 4096
-
-        static func accepted(_ shape: ParseShape) -> Bool { lock.withLock { seen.contains(shape) } }
-
-        static func remember(_ shape: ParseShape) {
-            lock.withLock {
-                if seen.count >= limit { seen.removeAll(keepingCapacity: true) }
-                seen.insert(shape)
-            }
-        }
+        /// Shapes d2i_X509 has accepted in this process.
+        static let accepted = Memo<ParseShape, Bool>(capacity: 4096, size: { shape, _ in shape.fields.count })
     }
 
     /// SubjectPublicKeyInfo encodings the strict reader has accepted in this process.
