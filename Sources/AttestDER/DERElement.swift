@@ -57,10 +57,10 @@ public struct DERElement: Sendable, CustomStringConvertible {
 
     /// Node `index` of `tree`, as the reader returns it.
     init(_ tree: DERParsedTree, _ index: Int) {
-        let node = tree.nodes[index]
+        let node = tree.node(index)
         self.identifier = node.identifier
         self.lengthEncoding = node.lengthEncoding
-        self.offset = node.start
+        self.offset = Int(node.start)
         self.storage = .parsed(tree, index)
     }
 
@@ -77,7 +77,7 @@ public struct DERElement: Sendable, CustomStringConvertible {
     /// The content octets of a primitive element.
     public var primitiveBytes: [UInt8]? {
         if case .parsed(let tree, let index) = storage {
-            return tree.nodes[index].identifier.isConstructed ? nil : tree.primitiveBytes(of: index)
+            return tree.node(index).isConstructed ? nil : tree.primitiveBytes(of: index)
         }
         if case .primitive(let bytes) = content { return bytes }
         return nil
@@ -86,7 +86,7 @@ public struct DERElement: Sendable, CustomStringConvertible {
     /// The children of a constructed element.
     public var children: [DERElement]? {
         if case .parsed(let tree, let index) = storage {
-            return tree.nodes[index].identifier.isConstructed ? tree.children(of: index) : nil
+            return tree.node(index).isConstructed ? tree.children(of: index) : nil
         }
         if case .constructed(let children) = content { return children }
         return nil
@@ -109,69 +109,5 @@ extension DERElement: Hashable {
         hasher.combine(identifier)
         hasher.combine(content)
         hasher.combine(lengthEncoding)
-    }
-}
-
-/// What `DERReader` found in one input, as one flat array of nodes in pre-order, shared by every element it
-/// returns: the reader checks the whole input once and allocates no array per element; an element's content
-/// arrays are made only when asked for (`DERElement.content`, `primitiveBytes`, `children`).
-///
-/// Immutable once made, hence `Sendable`. An element keeps the whole input alive, as a slice would.
-final class DERParsedTree: Sendable {
-    struct Node: Sendable {
-        /// The identifier as read.
-        let identifier: DERIdentifier
-        /// The length encoding as read.
-        let lengthEncoding: DERElement.LengthEncoding
-        /// Offset of the identifier octet.
-        let start: Int
-        /// The content octets start here and end at `contentEnd` (before the end-of-contents octets of an
-        /// indefinite length).
-        let contentStart: Int
-        private(set) var contentEnd: Int
-        /// How many nodes this element and everything inside it take, so `index + subtreeSize` is the next sibling.
-        private(set) var subtreeSize: Int
-
-        /// A node whose content end and subtree are not read yet.
-        init(identifier: DERIdentifier, lengthEncoding: DERElement.LengthEncoding, start: Int, contentStart: Int) {
-            self.identifier = identifier
-            self.lengthEncoding = lengthEncoding
-            self.start = start
-            self.contentStart = contentStart
-            contentEnd = contentStart
-            subtreeSize = 1
-        }
-
-        mutating func finish(contentEnd: Int, subtreeSize: Int) {
-            self.contentEnd = contentEnd
-            self.subtreeSize = subtreeSize
-        }
-
-        var content: Range<Int> { contentStart..<contentEnd }
-    }
-
-    let input: [UInt8]
-    let nodes: [Node]
-
-    init(input: [UInt8], nodes: [Node]) {
-        self.input = input
-        self.nodes = nodes
-    }
-
-    func primitiveBytes(of index: Int) -> [UInt8] { Array(input[nodes[index].content]) }
-
-    func children(of index: Int) -> [DERElement] {
-        var children: [DERElement] = []
-        let end = index + nodes[index].subtreeSize
-        var child = index + 1
-        while child < end {
-            children.append(DERElement(self, child))
-            child += nodes[child].subtreeSize
-        }
-        return children
-    }
-
-    func content(of index: Int) -> DERElement.Content {
-        nodes[index].identifier.isConstructed ? .constructed(children(of: index)) : .primitive(primitiveBytes(of: index))
     }
 }

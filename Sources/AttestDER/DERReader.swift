@@ -3,8 +3,14 @@
 /// Structure is checked for every element: identifier and length octets in their shortest form, no length
 /// beyond the bytes left, universal types in the right form, SET elements sorted, and the content rules of
 /// BOOLEAN, INTEGER, ENUMERATED, NULL, OBJECT IDENTIFIER, BIT STRING, and the character width of UniversalString
-/// and BMPString. Character sets and dates (strings, times) are checked when their typed accessor reads them. Nesting is limited, so hostile input can
-/// neither exhaust the stack nor make the parser allocate more than the input's size.
+/// and BMPString. Character sets and dates (strings, times) are checked when their typed accessor reads them.
+///
+/// `parse` checks the framing first: an outer element whose definite length ends before the input does is refused
+/// as `trailingBytes` before its content is read. Then one loop reads every element in order, with a stack of the
+/// open constructed ones bounded by `maximumDepth` (no recursion, so hostile nesting cannot exhaust the call stack).
+/// Each element becomes one 24-byte node; an element takes at least two input octets, so the nodes take at most
+/// twelve times the input's size. A small input's nodes and open elements live on the stack while it is read, so
+/// refusing one allocates nothing, and accepting one allocates the tree and a copy of its nodes.
 public struct DERReader {
     /// Deviations from DER the reader accepts. All are off in `.strict`.
     public struct Options: Hashable, Sendable {
@@ -43,157 +49,251 @@ public struct DERReader {
     /// below a `limit` that is at most `bytes.count`, checked before the read: the unchecked indexing of an
     /// UnsafeBufferPointer in release builds saves the array's second check, not the first.
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// Every element found so far, in pre-order (see `DERParsedTree`).
-    private var nodes: [DERParsedTree.Node] = []
+    // The nodes found so far are not part of the reader: they are passed `inout` to the methods that append to
+    // them, so the reader itself is immutable and its methods pass it on without copying it.
 
     private init(bytes: UnsafeBufferPointer<UInt8>, options: Options) {
         self.bytes = bytes
         self.options = options
-        // An element takes at least two octets: room for a small input's nodes at once, never more than it could need.
-        nodes.reserveCapacity(min(bytes.count / 2 + 1, 256))
     }
 
     /// Parses exactly one element that spans all of `bytes`.
     /// - Throws: `DERError` naming the first violation and its byte offset.
-    public static func parse(_ bytes: [UInt8], options: Options = .strict) throws -> DERElement {
-        let nodes = try bytes.withUnsafeBufferPointer { buffer in
-            var reader = DERReader(bytes: buffer, options: options)
-            let end = try reader.element(at: 0, limit: buffer.count, depth: 1)
+    public static func parse(_ bytes: [UInt8], options: Options = .strict) throws(DERError) -> DERElement {
+        let tree = try read(bytes, options: options) { reader, nodes, buffer throws(DERError) in
+            // The framing first, as d2i does: an outer definite length that ends before the input does is refused
+            // before its content is read (with the content's own errors, if any, unreported).
+            try reader.checkSpansInput()
+            let end = try reader.element(at: 0, limit: buffer.count, into: &nodes)
             if end != buffer.count {
                 throw DERError(.trailingBytes(count: buffer.count - end), at: end)
             }
-            return reader.nodes
         }
-        return DERElement(DERParsedTree(input: bytes, nodes: nodes), 0)
+        return DERElement(tree, 0)
     }
 
     /// Parses a concatenation of elements (a certificate chain as one byte string), each strictly.
-    public static func parseSequence(_ bytes: [UInt8], options: Options = .strict) throws -> [DERElement] {
+    public static func parseSequence(_ bytes: [UInt8], options: Options = .strict) throws(DERError) -> [DERElement] {
         var roots: [Int] = []
-        let nodes = try bytes.withUnsafeBufferPointer { buffer in
-            var reader = DERReader(bytes: buffer, options: options)
+        let tree = try read(bytes, options: options) { reader, nodes, buffer throws(DERError) in
             var position = 0
             while position < buffer.count {
-                roots.append(reader.nodes.count)
-                position = try reader.element(at: position, limit: buffer.count, depth: 1)
+                roots.append(nodes.count)
+                position = try reader.element(at: position, limit: buffer.count, into: &nodes)
             }
-            return reader.nodes
         }
-        let tree = DERParsedTree(input: bytes, nodes: nodes)
         return roots.map { DERElement(tree, $0) }
     }
 
-    /// Checks the element at `start` and everything inside it, appending their nodes; returns where it ends.
-    private mutating func element(at start: Int, limit: Int, depth: Int) throws -> Int {
-        if depth > options.maximumDepth {
-            throw DERError(.depthLimitExceeded(limit: options.maximumDepth), at: start)
-        }
-        let (identifier, lengthStart) = try readIdentifier(at: start, limit: limit)
-        if identifier.tagClass == .universal && identifier.tagNumber == 0 {
-            throw DERError(.unexpectedEndOfContents, at: start)
-        }
-        if identifier.mustBePrimitive && identifier.isConstructed
-            || identifier.mustBeConstructed && !identifier.isConstructed {
-            throw DERError(.wrongConstruction, at: start)
-        }
-        let (length, encoding, contentStart) = try readLength(at: lengthStart, limit: limit)
-        let index = nodes.count
-        // The content's end and the subtree's size are filled in below, once known.
-        nodes.append(DERParsedTree.Node(identifier: identifier, lengthEncoding: encoding, start: start,
-                                        contentStart: contentStart))
-        let contentEnd: Int
-        let end: Int
-        if let length {
-            contentEnd = contentStart + length
-            end = contentEnd
-            if identifier.isConstructed {
-                try children(of: identifier, from: contentStart, to: contentEnd, depth: depth)
-            } else {
-                try checkPrimitiveContent(identifier, contentStart..<contentEnd)
-            }
-        } else {
-            if !identifier.isConstructed { throw DERError(.indefiniteLength, at: lengthStart) }
-            contentEnd = try children(of: identifier, from: contentStart, to: nil, depth: depth, limit: limit)
-            end = contentEnd + 2
-        }
-        nodes[index].finish(contentEnd: contentEnd, subtreeSize: nodes.count - index)
-        return end
-    }
-
-    /// Checks the children of a constructed element from `position` up to `end` (definite length), or up to the
-    /// end-of-contents octets before `limit` (indefinite, `end` nil); returns where the children end. A SET's
-    /// order (X.690 §11.6) is compared with each child's predecessor as it goes, with no list of spans; the first
-    /// child out of order is reported once all are read, as a check over the whole list did.
-    @discardableResult
-    private mutating func children(of identifier: DERIdentifier, from start: Int, to end: Int?, depth: Int,
-                                   limit: Int = 0) throws -> Int {
-        let checkOrder = identifier == .set && !options.allowUnsortedSets
-        var previous: Range<Int>?
-        var unsortedAt: Int?
-        var position = start
-        while true {
-            if let end {
-                if position >= end { break }
-            } else {
-                if position + 2 <= limit && bytes[position] == 0 && bytes[position + 1] == 0 { break }
-                if position >= limit { throw DERError(.truncated, at: position) }
-            }
-            let childEnd = try element(at: position, limit: end ?? limit, depth: depth + 1)
-            if checkOrder {
-                if unsortedAt == nil, let previous, DERReader.precedes(bytes[position..<childEnd], bytes[previous]) {
-                    unsortedAt = position
+    /// Runs `body` with a reader over `bytes` and makes the tree of what it read. Errors are typed throughout, so
+    /// refusing an input allocates no error box.
+    private static func read(
+        _ bytes: [UInt8], options: Options,
+        _ body: (DERReader, inout ScratchList<DERParsedNode>, UnsafeBufferPointer<UInt8>) throws(DERError) -> Void
+    ) throws(DERError) -> DERParsedTree {
+        // Node offsets are 32 bits wide: a larger input is a length too large to represent.
+        guard bytes.count < Int(UInt32.max) else { throw DERError(.unsupportedLength, at: 0) }
+        let outcome: Result<DERParsedTree, DERError> = bytes.withUnsafeBufferPointer { buffer in
+            // Most inputs' nodes fit in scratch space on the stack; the list moves to the heap when they do not.
+            withUnsafeTemporaryAllocation(of: DERParsedNode.self, capacity: 40) { scratch in
+                var nodes = ScratchList<DERParsedNode>(scratch: scratch)
+                defer { nodes.release() }
+                do throws(DERError) {
+                    try body(DERReader(bytes: buffer, options: options), &nodes, buffer)
+                } catch {
+                    return .failure(error)
                 }
-                previous = position..<childEnd
+                return .success(DERParsedTree(input: bytes, nodes: nodes.buffer))
             }
-            position = childEnd
         }
-        if let unsortedAt { throw DERError(.unsortedSet, at: unsortedAt) }
-        return position
+        return try outcome.get()
     }
 
-    /// X.690 §8.1.2: one octet for tag numbers below 31, otherwise `0x1f` and base-128 digits.
-    private func readIdentifier(at start: Int, limit: Int) throws -> (DERIdentifier, Int) {
+    /// Throws `.trailingBytes` when the first element's identifier and definite length say it ends before the input
+    /// does. Errors in those octets themselves are left for `element` to report.
+    private func checkSpansInput() throws(DERError) {
+        guard let (_, _, lengthStart) = try? readIdentifier(at: 0, limit: bytes.count),
+              let (length, _, contentStart) = try? readLength(at: lengthStart, limit: bytes.count),
+              length >= 0, contentStart + length < bytes.count else { return }
+        throw DERError(.trailingBytes(count: bytes.count - (contentStart + length)), at: contentStart + length)
+    }
+
+    /// A constructed element whose children are being read.
+    private struct OpenElement: BitwiseCopyable {
+        /// Its node.
+        var index: Int
+        /// Where its content ends (definite length), or −1 (indefinite: the children end at end-of-contents).
+        var end: Int
+        /// The limit its children are read under: `end`, or for an indefinite length the limit the element itself
+        /// was read under.
+        var childLimit: Int
+        /// A SET in DER: each child's encoding is compared with its predecessor's (X.690 §11.6).
+        var checkOrder: Bool
+        /// Where the previous child started (−1 before the first) and ended: children are contiguous, so the
+        /// child being read starts at `previousEnd`, which starts as the content's start.
+        var previousStart = -1
+        var previousEnd: Int
+        /// The first child out of order, reported once every child is read (−1: none so far).
+        var unsortedAt = -1
+    }
+
+    /// Checks the element at `start` and everything inside it, appending their nodes in pre-order; returns where it
+    /// ends. One loop over the elements with a stack of the open constructed ones (at most `maximumDepth`), not one
+    /// call per element: the same checks in the same order as a recursive descent, without its call overhead.
+    /// Elements are appended to `nodes` as they are read; an open element's content end and subtree size are set
+    /// when it closes.
+    private func element(at start: Int, limit: Int, into nodes: inout ScratchList<DERParsedNode>) throws(DERError) -> Int {
+        // Twelve open elements fit the scratch space (768 bytes, on the stack); deeper nesting moves to the heap.
+        let outcome: Result<Int, DERError> = withUnsafeTemporaryAllocation(of: OpenElement.self, capacity: 12) {
+            var stack = ScratchList<OpenElement>(scratch: $0)
+            defer { stack.release() }
+            do throws(DERError) {
+                return .success(try elements(at: start, limit: limit, stack: &stack, into: &nodes))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    private func elements(at start: Int, limit: Int, stack openElements: inout ScratchList<OpenElement>,
+                          into parsedNodes: inout ScratchList<DERParsedNode>) throws(DERError) -> Int {
+        // Local copies, handed back on every exit (the callers free what the lists grew into): the stores into the
+        // lists' memory cannot then be taken to change the lists themselves, which keeps their fields in registers.
+        var stack = openElements
+        var nodes = parsedNodes
+        defer {
+            openElements = stack
+            parsedNodes = nodes
+        }
+        var position = start
+        var readLimit = limit
+        while true {
+            // Read the element at `position`, nested in the open elements on the stack.
+            if stack.count >= options.maximumDepth {
+                throw DERError(.depthLimitExceeded(limit: options.maximumDepth), at: position)
+            }
+            let elementStart = position
+            let (classAndForm, tagNumber, lengthStart) = try readIdentifier(at: elementStart, limit: readLimit)
+            let universal = classAndForm & 0xc0 == 0
+            let constructed = classAndForm & 0x20 != 0
+            if universal {
+                if tagNumber == 0 { throw DERError(.unexpectedEndOfContents, at: elementStart) }
+                // SEQUENCE and SET are always constructed (X.690 §8.9.1, §8.11.1); every other universal type is
+                // primitive in DER (X.690 §10.2: no constructed strings; see `DERIdentifier.mustBePrimitive`).
+                if constructed != (tagNumber == 16 || tagNumber == 17) {
+                    throw DERError(.wrongConstruction, at: elementStart)
+                }
+            }
+            let (length, lengthForm, contentStart) = try readLength(at: lengthStart, limit: readLimit)
+            // A definite length gives the content's end now; an indefinite one, and a constructed element's subtree
+            // size, are set when the element closes.
+            let contentEnd = length >= 0 ? contentStart + length : contentStart
+            let index = nodes.append(DERParsedNode(
+                tagNumber: tagNumber, classAndForm: classAndForm, lengthForm: lengthForm,
+                start: UInt32(truncatingIfNeeded: elementStart), contentStart: UInt32(truncatingIfNeeded: contentStart),
+                contentEnd: UInt32(truncatingIfNeeded: contentEnd), subtreeSize: 1))
+            if constructed {
+                let end = length >= 0 ? contentEnd : -1
+                _ = stack.append(OpenElement(
+                    index: index, end: end, childLimit: length >= 0 ? end : readLimit,
+                    checkOrder: universal && tagNumber == 17 && !options.allowUnsortedSets,
+                    previousEnd: contentStart))
+                position = contentStart
+            } else {
+                if length < 0 { throw DERError(.indefiniteLength, at: lengthStart) }
+                if universal { try checkPrimitiveContent(tagNumber, contentStart..<contentEnd) }
+                position = contentEnd
+                if stack.count == 0 { return position }
+                try stack.update(stack.count - 1) { parent throws(DERError) in try childEnded(at: position, in: &parent) }
+            }
+            // Close every open element whose children are all read; stop at one with another child to read.
+            while true {
+                let top = stack.count - 1
+                // Fields read one by one: copying the whole frame just written stalls the load.
+                let end = stack[top].end
+                let elementEnd: Int
+                var endOfContents: Int?
+                if end >= 0 {
+                    if position < end { break }
+                    elementEnd = end
+                } else {
+                    let childLimit = stack[top].childLimit
+                    if position + 2 <= childLimit && bytes[position] == 0 && bytes[position + 1] == 0 {
+                        endOfContents = position
+                        elementEnd = position + 2
+                    } else {
+                        if position >= childLimit { throw DERError(.truncated, at: position) }
+                        break
+                    }
+                }
+                let unsortedAt = stack[top].unsortedAt
+                if unsortedAt >= 0 { throw DERError(.unsortedSet, at: unsortedAt) }
+                let index = stack[top].index
+                let subtreeSize = nodes.count - index
+                nodes.update(index) {
+                    if let endOfContents { $0.contentEnd = UInt32(truncatingIfNeeded: endOfContents) }
+                    $0.subtreeSize = UInt32(truncatingIfNeeded: subtreeSize)
+                }
+                stack.removeLast()
+                position = elementEnd
+                if stack.count == 0 { return position }
+                try stack.update(stack.count - 1) { parent throws(DERError) in try childEnded(at: position, in: &parent) }
+            }
+            readLimit = stack[stack.count - 1].childLimit
+        }
+    }
+
+    /// Records that the child of `parent` being read ends at `end`: in a SET, compares it with its predecessor.
+    @inline(__always)
+    private func childEnded(at end: Int, in parent: inout OpenElement) throws(DERError) {
+        guard parent.checkOrder else { return }
+        let childStart = parent.previousEnd
+        if parent.unsortedAt < 0 && parent.previousStart >= 0
+            && DERReader.precedes(bytes[childStart..<end], bytes[parent.previousStart..<childStart]) {
+            parent.unsortedAt = childStart
+        }
+        parent.previousStart = childStart
+        parent.previousEnd = end
+    }
+
+    /// X.690 §8.1.2: one octet for tag numbers below 31, otherwise `0x1f` and base-128 digits. Returns the first
+    /// octet's class and constructed bits, the tag number and where the length octets start.
+    @inline(__always)
+    private func readIdentifier(at start: Int, limit: Int) throws(DERError) -> (UInt8, UInt32, Int) {
         guard start < limit else { throw DERError(.truncated, at: start) }
         let first = bytes[start]
-        let tagClass: DERIdentifier.TagClass
-        switch first >> 6 {
-        case 0: tagClass = .universal
-        case 1: tagClass = .application
-        case 2: tagClass = .contextSpecific
-        default: tagClass = .private
-        }
-        let constructed = first & 0x20 != 0
         if first & 0x1f != 0x1f {
-            return (DERIdentifier(tagClass: tagClass, tagNumber: UInt64(first & 0x1f), isConstructed: constructed),
-                    start + 1)
+            return (first & 0xe0, UInt32(first & 0x1f), start + 1)
         }
-        var number: UInt64 = 0
+        var number: UInt32 = 0
         var position = start + 1
         while true {
             guard position < limit else { throw DERError(.truncated, at: position) }
             let digit = bytes[position]
             if position == start + 1 && digit == 0x80 { throw DERError(.nonMinimalTagNumber, at: position) }
-            if number > (UInt64(Int32.max) >> 7) { throw DERError(.tagNumberTooLarge, at: position) }
-            number = (number << 7) | UInt64(digit & 0x7f)
+            // The shifted number stays at most 2^31 − 1 (`Node.tagNumber` is 32 bits wide).
+            if number > (UInt32(Int32.max) >> 7) { throw DERError(.tagNumberTooLarge, at: position) }
+            number = (number << 7) | UInt32(digit & 0x7f)
             position += 1
             if digit & 0x80 == 0 { break }
         }
         if number < 31 { throw DERError(.nonMinimalTagNumber, at: start + 1) }
-        return (DERIdentifier(tagClass: tagClass, tagNumber: number, isConstructed: constructed), position)
+        return (first & 0xe0, number, position)
     }
 
-    /// X.690 §8.1.3 and §10.1. Returns `nil` as the length for the indefinite form.
-    private func readLength(
-        at start: Int, limit: Int
-    ) throws -> (Int?, DERElement.LengthEncoding, Int) {
+    /// X.690 §8.1.3 and §10.1. Returns the length (−1 for the indefinite form), the length form as
+    /// `DERParsedNode.lengthForm` records it, and where the content starts.
+    @inline(__always)
+    private func readLength(at start: Int, limit: Int) throws(DERError) -> (Int, UInt8, Int) {
         guard start < limit else { throw DERError(.truncated, at: start) }
         let first = bytes[start]
         if first < 0x80 {
-            return try (checked(Int(first), contentStart: start + 1, limit: limit, at: start), .definite, start + 1)
+            return try (checked(Int(first), contentStart: start + 1, limit: limit, at: start), 0, start + 1)
         }
         if first == 0x80 {
             guard options.allowIndefiniteLengths else { throw DERError(.indefiniteLength, at: start) }
-            return (nil, .indefinite, start + 1)
+            return (-1, DERParsedNode.indefinite, start + 1)
         }
         let count = Int(first & 0x7f)
         if first == 0xff || count > 8 { throw DERError(.unsupportedLength, at: start) }
@@ -205,10 +305,11 @@ public struct DERReader {
         if !minimal && !options.allowNonMinimalLengths { throw DERError(.nonMinimalLength, at: start) }
         let contentStart = start + 1 + count
         let length = try checked(Int(value), contentStart: contentStart, limit: limit, at: start)
-        return (length, minimal ? .definite : .longForm(octets: count), contentStart)
+        return (length, minimal ? 0 : UInt8(count), contentStart)
     }
 
-    private func checked(_ length: Int, contentStart: Int, limit: Int, at offset: Int) throws -> Int {
+    @inline(__always)
+    private func checked(_ length: Int, contentStart: Int, limit: Int, at offset: Int) throws(DERError) -> Int {
         let available = limit - contentStart
         if length > available { throw DERError(.lengthExceedsInput(declared: length, available: available), at: offset) }
         return length
@@ -226,11 +327,10 @@ public struct DERReader {
     }
 
     /// The content rules of the universal primitive types, on `bytes[content]` (no copy is made).
-    private func checkPrimitiveContent(_ identifier: DERIdentifier, _ content: Range<Int>) throws {
-        guard identifier.tagClass == .universal else { return }
+    private func checkPrimitiveContent(_ tagNumber: UInt32, _ content: Range<Int>) throws(DERError) {
         let offset = content.lowerBound
         let count = content.count
-        switch identifier.tagNumber {
+        switch tagNumber {
         case 1:
             guard count == 1 else { throw DERError(.invalidBoolean, at: offset) }
             if bytes[offset] != 0 && bytes[offset] != 0xff && !options.allowNonCanonicalBooleans {

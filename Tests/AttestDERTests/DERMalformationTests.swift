@@ -97,6 +97,41 @@ import Testing
         #expect(rejection([0x04, 0x82, 0x01]) == DERError(.truncated, at: 3))
     }
 
+    /// The framing is checked first, as d2i does: an element that ends before the input does is refused for its
+    /// trailing bytes even when its content has an error of its own; `parseSequence` still reports that error.
+    @Test func trailingBytesBeforeTheContent() {
+        let badBoolean: [UInt8] = [0x30, 0x03, 0x01, 0x01, 0x05]
+        #expect(rejection(badBoolean) == DERError(.invalidBoolean, at: 4))
+        #expect(rejection(badBoolean + [0x00]) == DERError(.trailingBytes(count: 1), at: 5))
+        #expect(throws: DERError(.invalidBoolean, at: 4)) { try DERReader.parseSequence(badBoolean + [0x05, 0x00]) }
+        // A header that cannot be read is the header's error, not a framing one.
+        #expect(rejection([0x30, 0x81, 0x01, 0x05, 0x00]) == DERError(.nonMinimalLength, at: 1))
+    }
+
+    /// Nesting deeper and elements more numerous than the reader's scratch space on the stack (12 open elements,
+    /// 40 nodes) read the same as small ones: the lists move to the heap and the tree is the one that was written.
+    @Test func treesBeyondTheScratchSpace() throws {
+        var deep = DERElement.integer(7)
+        for depth in 0..<48 { deep = depth % 3 == 0 ? .explicit(UInt64(depth), deep) : .sequence([deep, .null]) }
+        let wide = DERElement.sequence((0..<300).map { DERElement.integer(Int64($0)) } + [deep])
+        for element in [deep, wide, DERElement.set((0..<100).map { .octetString([UInt8($0)]) })] {
+            let parsed = try DERReader.parse(element.serialized)
+            #expect(parsed == element)
+            #expect(DERWriter.serialize(parsed) == element.serialized)
+        }
+        var lenient = DERReader.Options.ber
+        lenient.maximumDepth = 50
+        let indefinite = deep.deviating(.indefiniteLength)
+        #expect(try DERReader.parse(indefinite.serialized, options: lenient) == indefinite)
+        // A SET out of order past its 40th element is found there.
+        var children = (0..<60).map { DERElement.integer(Int64($0)) }
+        children.swapAt(44, 45)
+        let unsorted = DERElement(.set, .constructed(children)).serialized
+        // 31 81 b4, then 45 three-octet INTEGERs before the one (02 01 2c) that sorts below its predecessor.
+        #expect(unsorted[3 + 45 * 3 ..< 3 + 46 * 3] == [0x02, 0x01, 0x2c])
+        #expect(rejection(unsorted) == DERError(.unsortedSet, at: 3 + 45 * 3))
+    }
+
     @Test func depthLimit() {
         var element = DERElement.null
         for _ in 0..<50 { element = .sequence([element]) }

@@ -97,9 +97,9 @@ public struct KeyDescription: Hashable, Sendable {
     /// Parses the extension value. Errors carry the byte offset and, where the schema knows it, the field.
     public init(der bytes: [UInt8], options: Options = .default) throws {
         let element: DERElement
-        do {
+        do throws(DERError) {
             element = try DERReader.parse(bytes, options: options.der)
-        } catch let structural as DERError {
+        } catch let structural {
             // Name the field where a typed reading of a leniently parsed tree fails the same way.
             var lenient = DERReader.Options()
             lenient.allowNonCanonicalBooleans = true
