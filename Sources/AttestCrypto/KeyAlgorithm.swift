@@ -15,6 +15,12 @@ public enum KeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The curve of an EC key.
+    public var curve: ECCurve? {
+        if case .ec(let curve) = self { return curve }
+        return nil
+    }
+
     /// OpenSSL's key type name.
     var openSSLName: String {
         switch self {
@@ -31,6 +37,15 @@ public enum ECCurve: String, Hashable, Sendable, CaseIterable {
     case p256 = "P-256"
     case p384 = "P-384"
     case p521 = "P-521"
+
+    /// The curve's OBJECT IDENTIFIER as a named curve in an SPKI (RFC 5480 §2.1.1.1).
+    public var namedCurve: String {
+        switch self {
+        case .p256: return "1.2.840.10045.3.1.7"
+        case .p384: return "1.3.132.0.34"
+        case .p521: return "1.3.132.0.35"
+        }
+    }
 
     /// Bytes of one coordinate or scalar.
     public var coordinateSize: Int {

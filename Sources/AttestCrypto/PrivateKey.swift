@@ -1,5 +1,6 @@
 internal import CAttestOpenSSL
 import AttestCBOR
+import AttestDER
 import Foundation
 
 /// A private key held by OpenSSL (EVP_PKEY): EC, RSA, Ed25519 or Ed448.
@@ -30,12 +31,63 @@ public final class PrivateKey: @unchecked Sendable {
     private init(pkey: OpaquePointer, algorithm: KeyAlgorithm) throws {
         self.pkey = pkey
         self.algorithm = algorithm
+        let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm))
+        signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
+    }
+
+    /// The DER `i2d_PrivateKey` writes for this key: an RFC 5915 ECPrivateKey (with the named curve and the public
+    /// key) for EC keys, an RFC 8410 PKCS#8 OneAsymmetricKey for EdDSA keys, an RFC 8017 RSAPrivateKey for RSA keys.
+    /// The signing randomness is derived from its hash, so these bytes fix every signature the key makes.
+    public var typeSpecificDER: [UInt8] {
+        get throws { try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm) }
+    }
+
+    /// EC and EdDSA encodings are written from the key's parameters, not with OpenSSL 3's encoder, whose lookup
+    /// costs more than generating a P-256 key; `KeyTests` checks them against the `openssl` command line's. RSA
+    /// keys, and any key whose parameters do not read as expected, go through `i2d_PrivateKey`.
+    private static func typeSpecificDER(of pkey: OpaquePointer, algorithm: KeyAlgorithm) throws -> [UInt8] {
+        if let encoded = writtenFromParameters(pkey, algorithm) { return encoded }
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_PrivateKey(pkey, &der)
         guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PrivateKey") }
         defer { copenssl_free(der) }
-        let signingSecret = sha256(Array(UnsafeBufferPointer(start: der, count: Int(length))))
-        signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
+        return Array(UnsafeBufferPointer(start: der, count: Int(length)))
+    }
+
+    private static func writtenFromParameters(_ pkey: OpaquePointer, _ algorithm: KeyAlgorithm) -> [UInt8]? {
+        switch algorithm {
+        case .ec(let curve):
+            // ECPrivateKey ::= SEQUENCE { version 1, privateKey OCTET STRING (the scalar, as long as the order),
+            //                             [0] parameters (namedCurve), [1] publicKey BIT STRING }
+            var scalar: OpaquePointer?
+            guard EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_PRIV_KEY, &scalar) == 1, let scalar else {
+                _ = AttestCryptoError.drainQueue()
+                return nil
+            }
+            defer { BN_clear_free(scalar) }
+            var privateKey = [UInt8](repeating: 0, count: curve.coordinateSize)
+            guard BN_bn2binpad(scalar, &privateKey, Int32(privateKey.count)) == Int32(privateKey.count),
+                  let publicKey = RawPublicKey.raw(of: pkey, algorithm: algorithm) else { return nil }
+            return DERElement.sequence([
+                .integer(1), .octetString(privateKey),
+                .explicit(0, .oid(DERObjectIdentifier(stringLiteral: curve.namedCurve))), .explicit(1, .bitString(publicKey)),
+            ]).serialized
+        case .ed25519, .ed448:
+            // OneAsymmetricKey ::= SEQUENCE { version 0, AlgorithmIdentifier, privateKey OCTET STRING { CurvePrivateKey } }
+            let (oid, length): (DERObjectIdentifier, Int) = algorithm == .ed25519 ? ("1.3.101.112", 32) : ("1.3.101.113", 57)
+            var privateKey = [UInt8](repeating: 0, count: length)
+            var written = 0
+            guard EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PRIV_KEY, &privateKey, length, &written) == 1,
+                  written == length else {
+                _ = AttestCryptoError.drainQueue()
+                return nil
+            }
+            return DERElement.sequence([
+                .integer(0), .sequence([.oid(oid)]), .octetString(DERElement.octetString(privateKey).serialized),
+            ]).serialized
+        case .rsa:
+            return nil
+        }
     }
 
     deinit {
@@ -116,13 +168,9 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     private func derivePublicKey() -> PublicKey {
-        var der: UnsafeMutablePointer<UInt8>?
-        let length = i2d_PUBKEY(pkey, &der)
-        precondition(length > 0 && der != nil, "i2d_PUBKEY of a valid private key")
-        defer { copenssl_free(der) }
-        // OpenSSL's own SubjectPublicKeyInfo of a key it holds always loads back.
-        guard let key = try? PublicKey(spki: Array(UnsafeBufferPointer(start: der, count: Int(length)))) else {
-            preconditionFailure("the SPKI of a key OpenSSL holds does not load")
+        // The public half of a key OpenSSL generated or loaded always reads and imports.
+        guard let key = try? PublicKey.publicHalf(of: pkey, algorithm: algorithm) else {
+            preconditionFailure("the public half of a key OpenSSL holds does not load")
         }
         return key
     }

@@ -11,6 +11,13 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     /// Reads a DER SubjectPublicKeyInfo.
     public init(spki: [UInt8]) throws {
+        // The fixed form OpenSSL writes for EC and EdDSA keys imports without its decoder (`RawPublicKey`).
+        if let (algorithm, raw) = RawPublicKey.parse(spki), let key = RawPublicKey.load(raw, algorithm: algorithm) {
+            pkey = key
+            self.algorithm = algorithm
+            self.spki = spki
+            return
+        }
         var cursor: UnsafePointer<UInt8>? = nil
         let context = try DeterministicRandomness.shared().libraryContext
         let key = spki.withUnsafeBufferPointer { buffer -> OpaquePointer? in
@@ -25,6 +32,23 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         pkey = try check(key, "d2i_PUBKEY")
         algorithm = try PublicKey.algorithm(of: pkey)
         self.spki = spki
+    }
+
+    /// A key OpenSSL already holds, with the SPKI it encodes to.
+    private init(pkey: OpaquePointer, algorithm: KeyAlgorithm, spki: [UInt8]) {
+        self.pkey = pkey
+        self.algorithm = algorithm
+        self.spki = spki
+    }
+
+    /// The public half of the private key `pkey`: for EC and EdDSA keys in the fixed form, its raw public key
+    /// read as a parameter and imported (`RawPublicKey`), otherwise `i2d_PUBKEY` and `d2i_PUBKEY`.
+    static func publicHalf(of pkey: OpaquePointer, algorithm: KeyAlgorithm) throws -> PublicKey {
+        if let raw = RawPublicKey.raw(of: pkey, algorithm: algorithm), let spki = RawPublicKey.spki(raw, algorithm: algorithm),
+           let key = RawPublicKey.load(raw, algorithm: algorithm) {
+            return PublicKey(pkey: key, algorithm: algorithm, spki: spki)
+        }
+        return try PublicKey(spki: spki(of: pkey))
     }
 
     /// An EC key from its uncompressed X9.63 point `04 || X || Y` (SEC 1 §2.3.3).

@@ -1,10 +1,18 @@
 import AttestCBOR
 import AttestCrypto
 import AttestDER
+import AttestTestSupport
 import Testing
 
 @Suite struct KeyTests {
     static let seed = Array("attest-harness test seed".utf8)
+    /// `openssl ecparam -name prime256v1 -genkey -noout | openssl ec -conv_form compressed`
+    static let compressedPointPEM = """
+        -----BEGIN EC PRIVATE KEY-----
+        MFcCAQEEIIw79mllbyVVhUsEAps89Se+JafZQItVTV9ObP6QSMGPoAoGCCqGSM49
+        AwEHoSQDIgACglkogHx89o7V4Ve5zVzLIVXnYFlWSavvLnxhGTtkOtw=
+        -----END EC PRIVATE KEY-----
+        """
 
     @Test(arguments: ECCurve.allCases)
     func derivedKeysAreDeterministic(curve: ECCurve) throws {
@@ -49,6 +57,45 @@ import Testing
         #expect(try CBORReader.decode(cose, options: .ctap2Canonical)[-2] == .bytes(Array(point[1...curve.coordinateSize])))
     }
 
+    /// `PrivateKey.publicKey` writes the SPKI itself for EC and EdDSA keys: the bytes are OpenSSL's, the key
+    /// verifies what the private key signs, and a key loaded with a compressed point keeps that form (it goes
+    /// through OpenSSL's encoder).
+    @Test(arguments: [KeyAlgorithm.ec(.p256), .ec(.p384), .ec(.p521), .ed25519, .ed448, .rsa(bits: 2048)])
+    func publicHalfIsWhatOpenSSLWrites(algorithm: KeyAlgorithm) throws {
+        for label in ["a", "b", "c"] {
+            let key = try PrivateKey.derive(algorithm, seed: Self.seed, label: label)
+            #expect(key.publicKey.spki == (try OpenSSLCommandLine.publicKeyDER(ofPrivateKeyPEM: key.pem)))
+            #expect(try PublicKey(spki: key.publicKey.spki) == key.publicKey)
+            let message = Array("public half \(label)".utf8)
+            let digest: HashAlgorithm? = algorithm.curve?.digest ?? (algorithm == .rsa(bits: 2048) ? .sha256 : nil)
+            #expect(try key.publicKey.verify(try key.sign(message, digest: digest), for: message, digest: digest))
+        }
+    }
+
+    /// The encoding the signing randomness is derived from is OpenSSL's own (`openssl ec` writes the ECPrivateKey,
+    /// `openssl pkey` the PKCS#8 of an EdDSA key), including a P-256 scalar whose first octet is zero.
+    @Test(arguments: [KeyAlgorithm.ec(.p256), .ec(.p384), .ec(.p521), .ed25519, .ed448])
+    func typeSpecificDERIsOpenSSLs(algorithm: KeyAlgorithm) throws {
+        var keys = try ["a", "b"].map { try PrivateKey.derive(algorithm, seed: Self.seed, label: $0) }
+        if algorithm == .ec(.p256) {
+            // The first derived key whose scalar (after 30 77 02 01 01 04 20) starts with 00.
+            let padded = try (0..<4096).lazy.map { try PrivateKey.derive(algorithm, seed: Self.seed, label: "pad \($0)") }
+                .first { (try? $0.typeSpecificDER)?[7] == 0 }
+            keys.append(try #require(padded))
+        }
+        for key in keys {
+            let arguments = algorithm.curve != nil ? ["ec", "-outform", "DER"] : ["pkey", "-outform", "DER"]
+            #expect(try key.typeSpecificDER == (try OpenSSLCommandLine.convert(privateKeyPEM: key.pem, arguments: arguments)))
+        }
+    }
+
+    @Test func compressedPointKeyKeepsItsForm() throws {
+        let pem = Self.compressedPointPEM
+        let key = try PrivateKey(pem: pem)
+        #expect(key.publicKey.spki.count == 59)  // 26 octets of header and algorithm, BIT STRING 00 || 33-octet point
+        #expect(key.publicKey.spki == (try OpenSSLCommandLine.publicKeyDER(ofPrivateKeyPEM: pem)))
+    }
+
     @Test func invalidPointsAndKeysAreRejected() throws {
         let point = try PrivateKey.generate(.ec(.p256)).publicKey.x963Point
         var offCurve = point
@@ -58,6 +105,26 @@ import Testing
         #expect(throws: AttestCryptoError.self) { try PublicKey(x963: Array(point.prefix(33)), curve: .p256) }
         #expect(throws: AttestCryptoError.self) { try PublicKey(spki: [0x30, 0x00]) }
         #expect(throws: AttestCryptoError.self) { try PrivateKey(pem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n") }
+    }
+
+    /// An SPKI in the fixed form OpenSSL writes is imported without its decoder, with OpenSSL's answer: a point
+    /// off the curve is refused as d2i_PUBKEY refuses it, and other forms still go to d2i_PUBKEY.
+    @Test func fixedFormSPKIsReadAsOpenSSLReadsThem() throws {
+        let key = try PrivateKey.derive(.ec(.p256), seed: Self.seed, label: "spki").publicKey
+        var offCurve = key.spki
+        offCurve[offCurve.count - 1] ^= 0x01
+        let error = #expect(throws: AttestCryptoError.self) { try PublicKey(spki: offCurve) }
+        #expect(error?.description.contains("d2i_PUBKEY") == true)
+        // 03 42 01 04...: a non-zero unused-bits octet is not the fixed form, and OpenSSL refuses it.
+        var unusedBits = key.spki
+        unusedBits[key.spki.count - 66] = 0x01
+        #expect(throws: AttestCryptoError.self) { try PublicKey(spki: unusedBits) }
+        // Trailing bytes are not the fixed form either.
+        #expect(throws: AttestCryptoError.self) { try PublicKey(spki: key.spki + [0x00]) }
+        // A compressed point is not the fixed form; OpenSSL reads it and keeps the bytes.
+        let compressed = try PrivateKey(pem: Self.compressedPointPEM).publicKey
+        #expect(try PublicKey(spki: compressed.spki).spki == compressed.spki)
+        #expect(compressed.spki.count == 59)
     }
 
     @Test func privateKeyPEMRoundTrip() throws {

@@ -31,6 +31,31 @@ public enum OpenSSLCommandLine {
         return found
     }
 
+    /// `openssl pkey -pubout -outform DER`: the SubjectPublicKeyInfo OpenSSL writes for a private key PEM.
+    public static func publicKeyDER(ofPrivateKeyPEM pem: String) throws -> [UInt8] {
+        try convert(privateKeyPEM: pem, arguments: ["pkey", "-pubout", "-outform", "DER"])
+    }
+
+    /// `openssl ARGUMENTS -in key.pem -out out`: what the command line writes for a private key PEM.
+    public static func convert(privateKeyPEM pem: String, arguments: [String]) throws -> [UInt8] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pkey-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("key.pem").path
+        let output = directory.appendingPathComponent("out").path
+        try pem.write(toFile: input, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments + ["-in", input, "-out", output]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let written = FileManager.default.contents(atPath: output) else {
+            throw Unavailable(description: "openssl \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
+        }
+        return [UInt8](written)
+    }
+
     public enum Verdict: Hashable, Sendable {
         case ok
         /// `error N at D depth lookup: …`
