@@ -18,8 +18,13 @@ public final class PrivateKey: @unchecked Sendable {
     /// first use.
     private let cacheLock = NSLock()
     /// The public half, made on first use of `publicKey`. Sound to keep: `pkey` never changes after init, so its
-    /// public key never does either (deriving it costs an OpenSSL encode and decode of the SPKI).
+    /// public key never does either.
     private var cachedPublicKey: PublicKey?
+    /// True for a key this process generated (`generate`, `derive`): a named curve, the public key included, an
+    /// uncompressed point, so its encodings can be written from its parameters (`typeSpecificDER`, `publicKey`).
+    /// A key loaded from PEM may have been written otherwise (no public key, explicit parameters, another
+    /// version) and is encoded by OpenSSL, which writes back what it read.
+    private let generatedHere: Bool
     /// Signing contexts initialised once per (digest, padding) and copied for each signature (see `sign`).
     private var signingTemplates: [SigningSetup: OpaquePointer] = [:]
 
@@ -28,10 +33,11 @@ public final class PrivateKey: @unchecked Sendable {
         let padding: RSAPadding
     }
 
-    private init(pkey: OpaquePointer, algorithm: KeyAlgorithm) throws {
+    private init(pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedHere: Bool) throws {
         self.pkey = pkey
         self.algorithm = algorithm
-        let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm))
+        self.generatedHere = generatedHere
+        let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedHere: generatedHere))
         signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
     }
 
@@ -39,14 +45,15 @@ public final class PrivateKey: @unchecked Sendable {
     /// key) for EC keys, an RFC 8410 PKCS#8 OneAsymmetricKey for EdDSA keys, an RFC 8017 RSAPrivateKey for RSA keys.
     /// The signing randomness is derived from its hash, so these bytes fix every signature the key makes.
     public var typeSpecificDER: [UInt8] {
-        get throws { try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm) }
+        get throws { try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedHere: generatedHere) }
     }
 
-    /// EC and EdDSA encodings are written from the key's parameters, not with OpenSSL 3's encoder, whose lookup
-    /// costs more than generating a P-256 key; `KeyTests` checks them against the `openssl` command line's. RSA
-    /// keys, and any key whose parameters do not read as expected, go through `i2d_PrivateKey`.
-    private static func typeSpecificDER(of pkey: OpaquePointer, algorithm: KeyAlgorithm) throws -> [UInt8] {
-        if let encoded = writtenFromParameters(pkey, algorithm) { return encoded }
+    /// The EC and EdDSA keys this process generated are written from their parameters, not with OpenSSL 3's
+    /// encoder, whose lookup costs more than generating a P-256 key; `KeyTests` checks the bytes against the
+    /// `openssl` command line's. RSA keys, keys loaded from PEM, and any key whose parameters do not read as
+    /// expected go through `i2d_PrivateKey`.
+    private static func typeSpecificDER(of pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedHere: Bool) throws -> [UInt8] {
+        if generatedHere, let encoded = writtenFromParameters(pkey, algorithm) { return encoded }
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_PrivateKey(pkey, &der)
         guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PrivateKey") }
@@ -139,7 +146,7 @@ public final class PrivateKey: @unchecked Sendable {
             }
             return try check(key, "EVP_PKEY_generate")
         }
-        return try PrivateKey(pkey: pkey, algorithm: algorithm)
+        return try PrivateKey(pkey: pkey, algorithm: algorithm, generatedHere: true)
     }
 
     /// Loads a PKCS#8 (`PRIVATE KEY`) or traditional (`EC PRIVATE KEY`, `RSA PRIVATE KEY`) PEM.
@@ -147,7 +154,7 @@ public final class PrivateKey: @unchecked Sendable {
         let bio = try MemoryBIO(Array(pem.utf8))
         let key = PEM_read_bio_PrivateKey_ex(bio.pointer, nil, nil, nil, (try DeterministicRandomness.shared()).libraryContext, nil)
         let pkey = try check(key, "PEM_read_bio_PrivateKey")
-        try self.init(pkey: pkey, algorithm: try PublicKey.algorithm(of: pkey))
+        try self.init(pkey: pkey, algorithm: try PublicKey.algorithm(of: pkey), generatedHere: false)
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
@@ -169,7 +176,7 @@ public final class PrivateKey: @unchecked Sendable {
 
     private func derivePublicKey() -> PublicKey {
         // The public half of a key OpenSSL generated or loaded always reads and imports.
-        guard let key = try? PublicKey.publicHalf(of: pkey, algorithm: algorithm) else {
+        guard let key = try? PublicKey.publicHalf(of: pkey, algorithm: algorithm, writtenFromParameters: generatedHere) else {
             preconditionFailure("the public half of a key OpenSSL holds does not load")
         }
         return key

@@ -41,12 +41,16 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         self.spki = spki
     }
 
-    /// The public half of the private key `pkey`: for EC and EdDSA keys in the fixed form, its raw public key
-    /// read as a parameter and imported (`RawPublicKey`), otherwise `i2d_PUBKEY` and `d2i_PUBKEY`.
-    static func publicHalf(of pkey: OpaquePointer, algorithm: KeyAlgorithm) throws -> PublicKey {
-        if let raw = RawPublicKey.raw(of: pkey, algorithm: algorithm), let spki = RawPublicKey.spki(raw, algorithm: algorithm),
-           let key = RawPublicKey.load(raw, algorithm: algorithm) {
-            return PublicKey(pkey: key, algorithm: algorithm, spki: spki)
+    /// The public half of the private key `pkey`. With `writtenFromParameters` (a key this process generated), an
+    /// EC or EdDSA key's SPKI is the fixed form of its raw public key (`RawPublicKey`), over the same EVP_PKEY,
+    /// shared: OpenSSL's keys are safe to use from several threads while nobody changes them, nothing does after
+    /// generation, and verifying with a key that also holds the private half reads only the public half.
+    /// Otherwise `i2d_PUBKEY` writes it, as it was read (a PEM key may have a compressed point or explicit
+    /// parameters), and `d2i_PUBKEY` reads it back.
+    static func publicHalf(of pkey: OpaquePointer, algorithm: KeyAlgorithm, writtenFromParameters: Bool) throws -> PublicKey {
+        if writtenFromParameters, let raw = RawPublicKey.raw(of: pkey, algorithm: algorithm),
+           let spki = RawPublicKey.spki(raw, algorithm: algorithm), EVP_PKEY_up_ref(pkey) == 1 {
+            return PublicKey(pkey: pkey, algorithm: algorithm, spki: spki)
         }
         return try PublicKey(spki: spki(of: pkey))
     }

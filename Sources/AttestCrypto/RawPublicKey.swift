@@ -1,14 +1,16 @@
 internal import CAttestOpenSSL
 import AttestDER
 
-/// The SubjectPublicKeyInfo of an EC or EdDSA key in the one form OpenSSL's encoder writes for it: a fixed prefix
-/// (the SEQUENCE, the AlgorithmIdentifier and the BIT STRING header) followed by the raw public key (RFC 5480 §2:
-/// id-ecPublicKey, the named curve and the uncompressed point `04 || X || Y`; RFC 8410 §4: the algorithm OID alone
-/// and the raw key). Keys in that form are written and read here with `EVP_PKEY_fromdata` and a parameter read, not
-/// with OpenSSL 3's encoder and decoder, whose lookups cost more than generating a P-256 key. Any other form (RSA,
-/// a compressed point, parameters present, anything that does not import) goes to `i2d_PUBKEY` and `d2i_PUBKEY`,
-/// so what is accepted and refused is OpenSSL's decision either way; `KeyTests` checks the bytes against
-/// `openssl pkey -pubout`.
+/// The SubjectPublicKeyInfo of an EC or EdDSA key in the one form OpenSSL's encoder writes for a key generated with
+/// a named curve: a fixed prefix (the SEQUENCE, the AlgorithmIdentifier and the BIT STRING header) followed by the
+/// raw public key (RFC 5480 §2: id-ecPublicKey, the named curve and the uncompressed point `04 || X || Y`; RFC 8410
+/// §4: the algorithm OID alone and the raw key), without OpenSSL 3's encoder and decoder, whose lookups cost more
+/// than generating a P-256 key.
+///
+/// Reading (`parse`, `load`): an SPKI in exactly that form is imported with `EVP_PKEY_fromdata`, which checks an EC
+/// point as `d2i_PUBKEY` does; any other bytes, and anything `fromdata` refuses, go to `d2i_PUBKEY`, so what is
+/// accepted and refused stays OpenSSL's decision. Writing (`raw`, `spki`) is only for keys this process generated
+/// (`PrivateKey.generatedHere`); `KeyTests` checks the bytes against `openssl pkey -pubout`.
 enum RawPublicKey {
     /// The algorithms with a fixed prefix, the prefix and the raw key's length.
     private static let forms: [(algorithm: KeyAlgorithm, prefix: [UInt8], rawLength: Int)] = {

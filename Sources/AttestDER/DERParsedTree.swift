@@ -50,7 +50,7 @@ struct DERParsedNode: BitwiseCopyable {
     /// The first identifier octet's class and constructed bits (`0xe0`), as read.
     let classAndForm: UInt8
     /// 0 for the shortest definite form, the count of long-form length octets when more than needed were
-    /// used, `Node.indefinite` for the indefinite form.
+    /// used, `DERParsedNode.indefinite` for the indefinite form.
     let lengthForm: UInt8
     /// Offset of the identifier octet.
     let start: UInt32

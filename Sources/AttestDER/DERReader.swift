@@ -5,12 +5,17 @@
 /// BOOLEAN, INTEGER, ENUMERATED, NULL, OBJECT IDENTIFIER, BIT STRING, and the character width of UniversalString
 /// and BMPString. Character sets and dates (strings, times) are checked when their typed accessor reads them.
 ///
-/// `parse` checks the framing first: an outer element whose definite length ends before the input does is refused
-/// as `trailingBytes` before its content is read. Then one loop reads every element in order, with a stack of the
-/// open constructed ones bounded by `maximumDepth` (no recursion, so hostile nesting cannot exhaust the call stack).
-/// Each element becomes one 24-byte node; an element takes at least two input octets, so the nodes take at most
-/// twelve times the input's size. A small input's nodes and open elements live on the stack while it is read, so
-/// refusing one allocates nothing, and accepting one allocates the tree and a copy of its nodes.
+/// `parse` checks the framing first: an outer element whose header reads and whose definite length ends before the
+/// input does is refused as `trailingBytes` before its content is read. Then one loop reads every element in
+/// order, with a stack of the open constructed ones bounded by `maximumDepth` (no recursion, so hostile nesting
+/// cannot exhaust the call stack). Inputs of 2^32 − 1 octets or more are refused (`unsupportedLength` at 0): offsets
+/// are kept in 32 bits.
+///
+/// Memory is bounded by the input: each element becomes one 24-byte node and takes at least two input octets, so
+/// the finished tree takes at most twelve times the input's size; while reading, the growing list (capacity
+/// doubling) and the stack of open elements (56 bytes each, at most min(`maximumDepth`, size / 2)) add at most
+/// about forty times more. A small input's nodes and open elements live on the stack while it is read, so refusing
+/// one allocates nothing, and accepting one allocates the tree and a copy of its nodes.
 public struct DERReader {
     /// Deviations from DER the reader accepts. All are off in `.strict`.
     public struct Options: Hashable, Sendable {
@@ -110,9 +115,12 @@ public struct DERReader {
     }
 
     /// Throws `.trailingBytes` when the first element's identifier and definite length say it ends before the input
-    /// does. Errors in those octets themselves are left for `element` to report.
+    /// does. Whatever `element` would refuse before reading the content (the depth limit, the identifier, its
+    /// construction, the length octets) is left for `element` to report.
     private func checkSpansInput() throws(DERError) {
-        guard let (_, _, lengthStart) = try? readIdentifier(at: 0, limit: bytes.count),
+        guard options.maximumDepth >= 1,
+              let (classAndForm, tagNumber, lengthStart) = try? readIdentifier(at: 0, limit: bytes.count),
+              classAndForm & 0xc0 != 0 || tagNumber != 0 && (classAndForm & 0x20 != 0) == (tagNumber == 16 || tagNumber == 17),
               let (length, _, contentStart) = try? readLength(at: lengthStart, limit: bytes.count),
               length >= 0, contentStart + length < bytes.count else { return }
         throw DERError(.trailingBytes(count: bytes.count - (contentStart + length)), at: contentStart + length)
@@ -143,7 +151,7 @@ public struct DERReader {
     /// Elements are appended to `nodes` as they are read; an open element's content end and subtree size are set
     /// when it closes.
     private func element(at start: Int, limit: Int, into nodes: inout ScratchList<DERParsedNode>) throws(DERError) -> Int {
-        // Twelve open elements fit the scratch space (768 bytes, on the stack); deeper nesting moves to the heap.
+        // Twelve open elements fit the scratch space (672 bytes, on the stack); deeper nesting moves to the heap.
         let outcome: Result<Int, DERError> = withUnsafeTemporaryAllocation(of: OpenElement.self, capacity: 12) {
             var stack = ScratchList<OpenElement>(scratch: $0)
             defer { stack.release() }

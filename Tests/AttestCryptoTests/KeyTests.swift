@@ -6,6 +6,26 @@ import Testing
 
 @Suite struct KeyTests {
     static let seed = Array("attest-harness test seed".utf8)
+    /// The key of `compressedPointPEM` through `openssl ec -no_public`.
+    static let noPublicKeyPEM = """
+        -----BEGIN EC PRIVATE KEY-----
+        MDECAQEEIIw79mllbyVVhUsEAps89Se+JafZQItVTV9ObP6QSMGPoAoGCCqGSM49
+        AwEH
+        -----END EC PRIVATE KEY-----
+        """
+    /// The same key through `openssl ec -param_enc explicit`.
+    static let explicitParametersPEM = """
+        -----BEGIN EC PRIVATE KEY-----
+        MIIBaAIBAQQgjDv2aWVvJVWFSwQCmzz1J74lp9lAi1VNX05s/pBIwY+ggfowgfcC
+        AQEwLAYHKoZIzj0BAQIhAP////8AAAABAAAAAAAAAAAAAAAA////////////////
+        MFsEIP////8AAAABAAAAAAAAAAAAAAAA///////////////8BCBaxjXYqjqT57Pr
+        vVV2mIa8ZR0GsMxTsPY7zjw+J9JgSwMVAMSdNgiG5wSTamZ44ROdJreBn36QBEEE
+        axfR8uEsQkf4vOblY6RA8ncDfYEt6zOg9KE5RdiYwpZP40Li/hp/m47n60p8D54W
+        K84zV2sxXs7LtkBoN79R9QIhAP////8AAAAA//////////+85vqtpxeehPO5ysL8
+        YyVRAgEBoUQDQgAEglkogHx89o7V4Ve5zVzLIVXnYFlWSavvLnxhGTtkOtwZLImD
+        bAecdM0ac00/LDXbOAXXOdl78zj4EaanbRNn3A==
+        -----END EC PRIVATE KEY-----
+        """
     /// `openssl ecparam -name prime256v1 -genkey -noout | openssl ec -conv_form compressed`
     static let compressedPointPEM = """
         -----BEGIN EC PRIVATE KEY-----
@@ -72,8 +92,9 @@ import Testing
         }
     }
 
-    /// The encoding the signing randomness is derived from is OpenSSL's own (`openssl ec` writes the ECPrivateKey,
-    /// `openssl pkey` the PKCS#8 of an EdDSA key), including a P-256 scalar whose first octet is zero.
+    /// The encoding the signing randomness is derived from is OpenSSL's own (`openssl pkey -traditional` writes
+    /// with i2d_PrivateKey: the ECPrivateKey, or the PKCS#8 of an EdDSA key), including a P-256 scalar whose first
+    /// octet is zero.
     @Test(arguments: [KeyAlgorithm.ec(.p256), .ec(.p384), .ec(.p521), .ed25519, .ed448])
     func typeSpecificDERIsOpenSSLs(algorithm: KeyAlgorithm) throws {
         var keys = try ["a", "b"].map { try PrivateKey.derive(algorithm, seed: Self.seed, label: $0) }
@@ -84,9 +105,23 @@ import Testing
             keys.append(try #require(padded))
         }
         for key in keys {
-            let arguments = algorithm.curve != nil ? ["ec", "-outform", "DER"] : ["pkey", "-outform", "DER"]
+            let arguments = ["pkey", "-traditional", "-outform", "DER"]  // i2d_PrivateKey's bytes
             #expect(try key.typeSpecificDER == (try OpenSSLCommandLine.convert(privateKeyPEM: key.pem, arguments: arguments)))
         }
+    }
+
+    /// Keys loaded from PEM are encoded by OpenSSL, which writes back what it read: an ECPrivateKey without its
+    /// public key (`openssl ec -no_public`) and one with explicit curve parameters (`openssl ec -param_enc
+    /// explicit`) keep those forms in the encoding the signing randomness comes from and in the SPKI.
+    @Test(arguments: [Self.noPublicKeyPEM, Self.explicitParametersPEM])
+    func loadedKeysAreEncodedAsTheyWereRead(pem: String) throws {
+        let key = try PrivateKey(pem: pem)
+        // `openssl pkey -traditional -outform DER` writes with i2d_PrivateKey (`openssl ec` puts [1] back).
+        let written = try OpenSSLCommandLine.convert(privateKeyPEM: pem, arguments: ["pkey", "-traditional", "-outform", "DER"])
+        #expect(try key.typeSpecificDER == written)
+        #expect(key.publicKey.spki == (try OpenSSLCommandLine.publicKeyDER(ofPrivateKeyPEM: pem)))
+        // The two forms differ from a freshly written key's: 51 octets without [1], the parameters in full.
+        #expect(try key.typeSpecificDER.count != 121)
     }
 
     @Test func compressedPointKeyKeepsItsForm() throws {

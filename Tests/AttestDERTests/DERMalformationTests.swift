@@ -104,8 +104,16 @@ import Testing
         #expect(rejection(badBoolean) == DERError(.invalidBoolean, at: 4))
         #expect(rejection(badBoolean + [0x00]) == DERError(.trailingBytes(count: 1), at: 5))
         #expect(throws: DERError(.invalidBoolean, at: 4)) { try DERReader.parseSequence(badBoolean + [0x05, 0x00]) }
-        // A header that cannot be read is the header's error, not a framing one.
+        // What is refused before any content is read keeps its own error, not a framing one: a header that
+        // cannot be read, end-of-contents, a universal type in the wrong form, a depth limit below one.
         #expect(rejection([0x30, 0x81, 0x01, 0x05, 0x00]) == DERError(.nonMinimalLength, at: 1))
+        #expect(rejection([0x00, 0x00, 0x00]) == DERError(.unexpectedEndOfContents, at: 0))
+        #expect(rejection([0x10, 0x00, 0x00]) == DERError(.wrongConstruction, at: 0))
+        #expect(rejection([0x24, 0x00, 0x00]) == DERError(.wrongConstruction, at: 0))
+        var none = DERReader.Options()
+        none.maximumDepth = 0
+        #expect(rejection([0x30, 0x00, 0x00], options: none) == DERError(.depthLimitExceeded(limit: 0), at: 0))
+        #expect(rejection([0xa0, 0x00, 0x00]) == DERError(.trailingBytes(count: 1), at: 2))
     }
 
     /// Nesting deeper and elements more numerous than the reader's scratch space on the stack (12 open elements,
