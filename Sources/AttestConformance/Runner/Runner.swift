@@ -74,8 +74,9 @@ public struct Runner: Sendable {
 
     /// Runs `cases` with up to `jobs` in flight (one when the verifier requires serial cases), starting at most
     /// `rate`'s cases per second when given. Cases run as child tasks, so an I/O-bound verifier (an HTTP server)
-    /// keeps `jobs` requests in flight whatever the number of cores. Results keep the cases' order; `progress`
-    /// is called after each, from this task.
+    /// keeps `jobs` requests in flight whatever the number of cores; with one in flight they run one after another
+    /// in this task, without a child task and a thread hop per case. Results keep the cases' order; `progress` is
+    /// called after each, from this task.
     public func run(_ cases: [Case], seed: UInt64, jobs: Int = 1, rate: RateLimit? = nil,
                     progress: (@Sendable (_ done: Int, _ total: Int, _ latest: CaseResult) -> Void)? = nil) async -> RunReport {
         let started = clock()
@@ -86,37 +87,30 @@ public struct Runner: Sendable {
         let units = stride(from: 0, to: cases.count, by: size).map { $0..<min($0 + size, cases.count) }
         let width = verifier.requiresSerialCases ? 1 : max(1, min(jobs, units.count))
         var results = [CaseResult?](repeating: nil, count: cases.count)
-        await withTaskGroup(of: [(Int, CaseResult)].self) { group in
-            var next = 0
-            func startNext() {
-                guard next < units.count else { return }
-                let unit = units[next]
-                next += 1
-                group.addTask {
-                    for _ in unit { await rate?.acquire() }
-                    if size == 1 { return [(unit.lowerBound, await run(cases[unit.lowerBound]))] }
-                    let clock = ContinuousClock()
-                    let start = clock.now
-                    let outcomes = await verifier.verdicts(forSuite: unit.map { cases[$0].request }, profile: profile)
-                    let share = (clock.now - start).seconds / Double(unit.count)
-                    return unit.enumerated().map { offset, index in
-                        let outcome = offset < outcomes.count ? outcomes[offset]
-                            : .failure(VerifierFailure.contract("the verifier gave no answer for this case of its suite"))
-                        var result = judge(cases[index], outcome)
-                        result.durationSeconds = share
-                        return (index, result)
-                    }
-                }
+        var done = 0
+        func collect(_ finished: [(Int, CaseResult)]) {
+            for (index, result) in finished {
+                results[index] = result
+                done += 1
+                progress?(done, cases.count, result)
             }
-            for _ in 0..<width { startNext() }
-            var done = 0
-            for await finished in group {
-                for (index, result) in finished {
-                    results[index] = result
-                    done += 1
-                    progress?(done, cases.count, result)
+        }
+        if width == 1 {
+            for unit in units { collect(await run(unit, of: cases, suiteSize: size, rate: rate)) }
+        } else {
+            await withTaskGroup(of: [(Int, CaseResult)].self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < units.count else { return }
+                    let unit = units[next]
+                    next += 1
+                    group.addTask { await run(unit, of: cases, suiteSize: size, rate: rate) }
                 }
-                startNext()
+                for _ in 0..<width { startNext() }
+                for await finished in group {
+                    collect(finished)
+                    startNext()
+                }
             }
         }
         // Every index was started and collected above; compactMap keeps the order.
@@ -124,6 +118,23 @@ public struct Runner: Sendable {
         report.startedAt = started
         report.durationSeconds = (monotonic.now - start).seconds
         return report
+    }
+
+    /// One unit of work: a single case, or a suite of `suiteSize` cases the verifier judges at once.
+    private func run(_ unit: Range<Int>, of cases: [Case], suiteSize: Int, rate: RateLimit?) async -> [(Int, CaseResult)] {
+        for _ in unit { await rate?.acquire() }
+        if suiteSize == 1 { return [(unit.lowerBound, await run(cases[unit.lowerBound]))] }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcomes = await verifier.verdicts(forSuite: unit.map { cases[$0].request }, profile: profile)
+        let share = (clock.now - start).seconds / Double(unit.count)
+        return unit.enumerated().map { offset, index in
+            let outcome = offset < outcomes.count ? outcomes[offset]
+                : .failure(VerifierFailure.contract("the verifier gave no answer for this case of its suite"))
+            var result = judge(cases[index], outcome)
+            result.durationSeconds = share
+            return (index, result)
+        }
     }
 }
 
