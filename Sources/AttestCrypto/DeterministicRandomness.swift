@@ -123,6 +123,27 @@ enum Fetched {
         }.mapError { $0 as? AttestCryptoError ?? .fromQueue("EVP_CIPHER_fetch") }
     }()
 
+    /// Per NIST curve, a parameters-only EC key in the library context keys are generated in
+    /// (`DeterministicRandomness.libraryContext`): generating from it copies its group, where generating from the
+    /// curve's name builds the group anew for every key (about half of a P-256 key generation's time). The same
+    /// group and the same random bytes make the same key. Immutable once made, like a fetched algorithm.
+    nonisolated(unsafe) static let ecParameters: Result<[ECCurve: OpaquePointer], AttestCryptoError> = {
+        Result {
+            let context = try DeterministicRandomness.shared().libraryContext
+            var parameters: [ECCurve: OpaquePointer] = [:]
+            for curve in ECCurve.allCases {
+                let ctx = try check(EVP_PKEY_CTX_new_from_name(context, "EC", nil), "EVP_PKEY_CTX_new_from_name")
+                defer { EVP_PKEY_CTX_free(ctx) }
+                try check(EVP_PKEY_paramgen_init(ctx), "EVP_PKEY_paramgen_init")
+                try check(EVP_PKEY_CTX_set_group_name(ctx, curve.rawValue), "EVP_PKEY_CTX_set_group_name")
+                var key: OpaquePointer?
+                try check(EVP_PKEY_paramgen(ctx, &key), "EVP_PKEY_paramgen")
+                parameters[curve] = try check(key, "EVP_PKEY_paramgen")
+            }
+            return parameters
+        }.mapError { $0 as? AttestCryptoError ?? .fromQueue("EVP_PKEY_paramgen") }
+    }()
+
     /// AES-256-CTR, for the keystreams of `DeterministicRandomness.stream`.
     nonisolated(unsafe) static let aes256CTR: Result<OpaquePointer, AttestCryptoError> = {
         guard let cipher = EVP_CIPHER_fetch(nil, "AES-256-CTR", nil) else {

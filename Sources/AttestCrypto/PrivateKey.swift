@@ -110,9 +110,16 @@ public final class PrivateKey: @unchecked Sendable {
     /// The key that (`seed`, `label`) always derives: same inputs, same key, on every machine.
     public static func derive(_ algorithm: KeyAlgorithm, seed: [UInt8], label: String) throws -> PrivateKey {
         precondition(!seed.isEmpty, "a derivation seed must not be empty")
-        let entropy = try DeterministicRandomness.stream(
-            secret: seed, label: "key \(algorithm) \(label)", count: entropyNeeded(algorithm))
-        return try generate(algorithm, entropy: entropy)
+        let label = "key \(algorithm) \(label)"
+        // An EC or EdDSA key draws a few dozen bytes. A first try with 256 reads the same leading bytes of the same
+        // keystream as the full one would, so it makes the same key; a key that needs more fails that try (TEST-RAND
+        // refuses to draw past its entropy) and is made again from the full stream.
+        if algorithm.curve != nil || algorithm == .ed25519 || algorithm == .ed448,
+           let key = try? generate(algorithm, entropy: DeterministicRandomness.stream(secret: seed, label: label, count: 256)) {
+            return key
+        }
+        _ = AttestCryptoError.drainQueue()
+        return try generate(algorithm, entropy: DeterministicRandomness.stream(secret: seed, label: label, count: entropyNeeded(algorithm)))
     }
 
     /// Prime searches for RSA draw far more random bytes than an EC scalar does.
@@ -122,14 +129,16 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     private static func generate(_ algorithm: KeyAlgorithm, entropy: [UInt8]) throws -> PrivateKey {
-        CryptoOperations.record("keygen", algorithm)
         let pkey = try DeterministicRandomness.shared().withEntropy(entropy) { context -> OpaquePointer in
-            let ctx = try check(EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil), "EVP_PKEY_CTX_new_from_name")
+            // An EC key is generated from its curve's parameters key (`Fetched.ecParameters`), others by name.
+            let ctx = try check(algorithm.curve.flatMap { try? Fetched.ecParameters.get()[$0] }
+                .map { EVP_PKEY_CTX_new_from_pkey(context, $0, nil) } ?? EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil),
+                "EVP_PKEY_CTX_new")
             defer { EVP_PKEY_CTX_free(ctx) }
             try check(EVP_PKEY_keygen_init(ctx), "EVP_PKEY_keygen_init")
             switch algorithm {
-            case .ec(let curve):
-                try check(EVP_PKEY_CTX_set_group_name(ctx, curve.rawValue), "EVP_PKEY_CTX_set_group_name")
+            case .ec:
+                break
             case .rsa(let bits):
                 try check(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)), "EVP_PKEY_CTX_set_rsa_keygen_bits")
             case .ed25519, .ed448:
@@ -146,6 +155,7 @@ public final class PrivateKey: @unchecked Sendable {
             }
             return try check(key, "EVP_PKEY_generate")
         }
+        CryptoOperations.record("keygen", algorithm)  // counted once made: a try `derive` retries is not a key
         return try PrivateKey(pkey: pkey, algorithm: algorithm, generatedHere: true)
     }
 
