@@ -155,8 +155,16 @@ public final class PrivateKey: @unchecked Sendable {
             }
             return try check(key, "EVP_PKEY_generate")
         }
+        let key: PrivateKey
+        do {
+            key = try PrivateKey(pkey: pkey, algorithm: algorithm, generatedHere: true)
+        } catch {
+            // The init throws before its last property is set, so no deinit frees the key: free it here.
+            EVP_PKEY_free(pkey)
+            throw error
+        }
         CryptoOperations.record("keygen", algorithm)  // counted once made: a try `derive` retries is not a key
-        return try PrivateKey(pkey: pkey, algorithm: algorithm, generatedHere: true)
+        return key
     }
 
     /// Loads a PKCS#8 (`PRIVATE KEY`) or traditional (`EC PRIVATE KEY`, `RSA PRIVATE KEY`) PEM.
@@ -185,7 +193,8 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     private func derivePublicKey() -> PublicKey {
-        // The public half of a key OpenSSL generated or loaded always reads and imports.
+        // The public half of a key OpenSSL generated or loaded always reads: a generated EC or EdDSA key shares its
+        // EVP_PKEY, any other goes through i2d_PUBKEY and d2i_PUBKEY.
         guard let key = try? PublicKey.publicHalf(of: pkey, algorithm: algorithm, writtenFromParameters: generatedHere) else {
             preconditionFailure("the public half of a key OpenSSL holds does not load")
         }

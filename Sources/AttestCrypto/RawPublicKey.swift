@@ -7,9 +7,10 @@ import AttestDER
 /// §4: the algorithm OID alone and the raw key), without OpenSSL 3's encoder and decoder, whose lookups cost more
 /// than generating a P-256 key.
 ///
-/// Reading (`parse`, `load`): an SPKI in exactly that form is imported with `EVP_PKEY_fromdata`, which checks an EC
-/// point as `d2i_PUBKEY` does; any other bytes, and anything `fromdata` refuses, go to `d2i_PUBKEY`, so what is
-/// accepted and refused stays OpenSSL's decision. Writing (`raw`, `spki`) is only for keys this process generated
+/// Reading (`parse`, `load`): an SPKI in exactly that form is imported into a copy of its curve's parameters key
+/// (EC; the point decoded with EC_POINT_oct2point, which refuses a point off the curve, as `d2i_PUBKEY` does) or with
+/// `EVP_PKEY_fromdata` (EdDSA); any other bytes, and anything refused there, go to `d2i_PUBKEY`, so what is accepted
+/// and refused stays OpenSSL's decision. Writing (`raw`, `spki`) is only for keys this process generated
 /// (`PrivateKey.generatedHere`); `KeyTests` checks the bytes against `openssl pkey -pubout`.
 enum RawPublicKey {
     /// The algorithms with a fixed prefix, the prefix and the raw key's length.
@@ -56,6 +57,21 @@ enum RawPublicKey {
     /// A public EVP_PKEY of `raw` (OpenSSL checks an EC point lies on its curve), or nil when OpenSSL refuses it.
     /// The caller owns the key.
     static func load(_ raw: [UInt8], algorithm: KeyAlgorithm) -> OpaquePointer? {
+        // An EC point goes into a copy of its curve's parameters key (`Fetched.ecParameters`): copying the group
+        // costs less than building it from the curve's name, which `EVP_PKEY_fromdata` does for every key. Setting
+        // the encoded point decodes it with EC_POINT_oct2point, which refuses a point off the curve.
+        if let curve = algorithm.curve, let parameters = try? Fetched.ecParameters.get()[curve] {
+            guard let key = EVP_PKEY_dup(parameters) else {
+                _ = AttestCryptoError.drainQueue()
+                return nil
+            }
+            guard EVP_PKEY_set1_encoded_public_key(key, raw, raw.count) == 1 else {
+                EVP_PKEY_free(key)
+                _ = AttestCryptoError.drainQueue()
+                return nil
+            }
+            return key
+        }
         guard let context = try? DeterministicRandomness.shared().libraryContext,
               let ctx = EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil) else {
             _ = AttestCryptoError.drainQueue()

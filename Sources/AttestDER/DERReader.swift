@@ -13,8 +13,9 @@
 ///
 /// Memory is bounded by the input: each element becomes one 24-byte node and takes at least two input octets, so
 /// the finished tree takes at most twelve times the input's size; while reading, the growing list (capacity
-/// doubling) and the stack of open elements (56 bytes each, at most min(`maximumDepth`, size / 2)) add at most
-/// about forty times more. A small input's nodes and open elements live on the stack while it is read, so refusing
+/// doubling, old and new buffers side by side) takes at most 36 times, and the stack of open elements 168 bytes per
+/// allowed level of nesting (56 each, doubling), at most min(`maximumDepth`, size / 2) levels: a few kilobytes
+/// under the default limit of 50. A small input's nodes and open elements live on the stack while it is read, so refusing
 /// one allocates nothing, and accepting one allocates the tree and a copy of its nodes.
 public struct DERReader {
     /// Deviations from DER the reader accepts. All are off in `.strict`.

@@ -88,7 +88,13 @@ import Testing
             #expect(try PublicKey(spki: key.publicKey.spki) == key.publicKey)
             let message = Array("public half \(label)".utf8)
             let digest: HashAlgorithm? = algorithm.curve?.digest ?? (algorithm == .rsa(bits: 2048) ? .sha256 : nil)
-            #expect(try key.publicKey.verify(try key.sign(message, digest: digest), for: message, digest: digest))
+            let signature = try key.sign(message, digest: digest)
+            #expect(key.publicKey.verify(signature, for: message, digest: digest))
+            // The same key imported from its SPKI (a copy of the curve's parameters key with the point set, for EC).
+            let imported = try PublicKey(spki: key.publicKey.spki)
+            #expect(imported.verify(signature, for: message, digest: digest))
+            #expect(!imported.verify(signature, for: message + [0], digest: digest))
+            if algorithm.curve != nil { #expect(try imported.x963Point == key.publicKey.x963Point) }
         }
     }
 
