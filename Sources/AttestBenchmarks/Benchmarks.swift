@@ -15,6 +15,9 @@ import Foundation
 ///     keygen ALGORITHM SECONDS               OpenSSL's key generation, timed here (openssl speed has no keygen)
 ///     floor NAME OF UNITS SECONDS            a floor for row OF measured here, not priced: OpenSSL doing the same
 ///                                            work on the same inputs (der.read's floors)
+///     probe NAME SECONDS                     OpenSSL alone doing row NAME's operations right after each of its
+///                                            rounds (`FloorProbe`), per round: its floor in the same moments
+///     unprobed NAME KIND ALGORITHM           an operation the probe could not do (priced only)
 ///
 /// Speed is measured here, never asserted in tests.
 @main
@@ -23,34 +26,48 @@ enum Benchmarks {
     /// `ATTEST_BENCH_ONLY=android.forge` (a prefix) measures only the rows it names, for profiling one of them.
     static let only = ProcessInfo.processInfo.environment["ATTEST_BENCH_ONLY"]
 
-    /// With `rounds`, `work` runs again until a quarter of a second has passed (at most 1000 times), and the row and
-    /// its operations are the means of one round.
+    /// With `rounds`, `work` runs again until a quarter of a second of it has passed (at most 1000 times), and the row
+    /// and its operations are the means of one round. After each round OpenSSL alone does the operations the round
+    /// counted (`FloorProbe`), outside the row's time: the row's floor, measured in the same moments.
     @MainActor static func measure(_ name: String, units: Int, rounds: Bool = false, _ work: () async throws -> Void) async rethrows {
         if let only, !name.hasPrefix(only) { return }
-        CryptoOperations.counting(true)
         let clock = ContinuousClock()
-        let start = clock.now
-        try await work()
-        let first = clock.now - start
-        let firstOps = CryptoOperations.take()
-        var done = 1
-        while rounds && done < 1000 && clock.now - start < .milliseconds(250) {
+        var elapsed = Duration.zero, done = 0
+        var ops: [String: Int] = [:], floor = GatheredFloor()
+        var first: (time: Duration, ops: [String: Int])?
+        repeat {
+            CryptoOperations.counting(true)
+            let start = clock.now
             try await work()
+            let took = clock.now - start
+            let roundOps = CryptoOperations.take()
+            CryptoOperations.counting(false)
+            floor.add(roundOps, after: took)
+            elapsed += took
+            ops.merge(roundOps, uniquingKeysWith: +)
+            if first == nil { first = (took, roundOps) }
             done += 1
-        }
-        let elapsed = clock.now - start
-        let ops = CryptoOperations.take().merging(firstOps, uniquingKeysWith: +)
-        CryptoOperations.counting(false)
+        } while rounds && done < 1000 && elapsed < .milliseconds(250)
+        floor.flush()
         print("row \(name) \(units) \(seconds(elapsed) / Double(done))")
+        printFloor(name, floor.seconds / Double(done), floor.unprobed)
         for (operation, count) in ops.sorted(by: { $0.key < $1.key }) {
             print("ops \(name) \(operation) \(done == 1 ? String(count) : String(Double(count) / Double(done)))")
         }
-        if done > 1 {
+        if done > 1, let first {
             // The first round alone, as a run that forges or judges the profile once sees it (nothing remembered yet).
             print("rounds \(name) \(done)")
-            print("row \(name).first \(units) \(seconds(first))")
-            for (operation, count) in firstOps.sorted(by: { $0.key < $1.key }) { print("ops \(name).first \(operation) \(count)") }
+            print("row \(name).first \(units) \(seconds(first.time))")
+            printFloor("\(name).first", floor.firstRound ?? 0, floor.unprobed)
+            for (operation, count) in first.ops.sorted(by: { $0.key < $1.key }) { print("ops \(name).first \(operation) \(count)") }
         }
+    }
+
+    /// `probe ROW SECONDS`: OpenSSL's time for the row's operations, measured beside it; `unprobed ROW OPERATION`
+    /// for what it could not do.
+    static func printFloor(_ row: String, _ seconds: Double, _ unprobed: Set<String>) {
+        print("probe \(row) \(seconds)")
+        for operation in unprobed.sorted() where !operation.hasPrefix("keygen RSA") { print("unprobed \(row) \(operation)") }
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -166,6 +183,7 @@ enum Benchmarks {
     @MainActor static func measureProfile(_ profile: Profile, seedBase: UInt64) async throws {
         let clock = ContinuousClock()
         var forgeTime = Duration.zero, judgeTime = Duration.zero
+        var forgeFloor = GatheredFloor(), judgeFloor = GatheredFloor()
         var forgeOps: [String: Int] = [:], judgeOps: [String: Int] = [:]
         var first: (forge: Duration, judge: Duration, forgeOps: [String: Int], judgeOps: [String: Int])?
         var cases: [Case] = []
@@ -183,6 +201,9 @@ enum Benchmarks {
             let judgedOps = CryptoOperations.take()
             CryptoOperations.counting(false)
             precondition(exitCode == 0, "the reference verifier must be conformant while benchmarking")
+            // OpenSSL alone doing the rounds' operations, beside them and outside their time (`GatheredFloor`).
+            forgeFloor.add(forgedOps, after: forged)
+            judgeFloor.add(judgedOps, after: judged)
             forgeTime += forged
             judgeTime += judged
             forgeOps.merge(forgedOps, uniquingKeysWith: +)
@@ -190,20 +211,24 @@ enum Benchmarks {
             if first == nil { first = (forged, judged, forgedOps, judgedOps) }
             rounds += 1
         } while rounds < 200 && forgeTime + judgeTime < .milliseconds(250)
-        func row(_ name: String, units: Int, _ time: Duration, _ ops: [String: Int], rounds: Int) {
+        forgeFloor.flush()
+        judgeFloor.flush()
+        let unprobed = forgeFloor.unprobed.union(judgeFloor.unprobed)
+        func row(_ name: String, units: Int, _ time: Duration, _ ops: [String: Int], floor: Double, rounds: Int) {
             print("row \(name) \(units) \(seconds(time) / Double(rounds))")
+            printFloor(name, floor / Double(rounds), unprobed)
             for (operation, count) in ops.sorted(by: { $0.key < $1.key }) {
                 print("ops \(name) \(operation) \(rounds == 1 ? String(count) : String(Double(count) / Double(rounds)))")
             }
         }
         let name = "profile.\(profile.name)"
-        row("\(name).forge", units: 0, forgeTime, forgeOps, rounds: rounds)
-        row("\(name).judge", units: cases.count, judgeTime, judgeOps, rounds: rounds)
+        row("\(name).forge", units: 0, forgeTime, forgeOps, floor: forgeFloor.seconds, rounds: rounds)
+        row("\(name).judge", units: cases.count, judgeTime, judgeOps, floor: judgeFloor.seconds, rounds: rounds)
         if rounds > 1, let first {
             print("rounds \(name).forge \(rounds)")
             print("rounds \(name).judge \(rounds)")
-            row("\(name).forge.first", units: 0, first.forge, first.forgeOps, rounds: 1)
-            row("\(name).judge.first", units: cases.count, first.judge, first.judgeOps, rounds: 1)
+            row("\(name).forge.first", units: 0, first.forge, first.forgeOps, floor: forgeFloor.firstRound ?? 0, rounds: 1)
+            row("\(name).judge.first", units: cases.count, first.judge, first.judgeOps, floor: judgeFloor.firstRound ?? 0, rounds: 1)
         }
         print("cases \(name) \(cases.count) \(cases.flatMap(\.steps).count)")
     }
