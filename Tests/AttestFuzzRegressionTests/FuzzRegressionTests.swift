@@ -128,14 +128,19 @@ import Testing
         }
         #expect(try verdict(chain) == .accept)
         #expect(try verdict(chain) == .accept, "a remembered answer is the same answer")
-        // The last byte of the second certificate is inside its signature (the BIT STRING ends the certificate).
+        // The last byte of a certificate is inside its signature (the BIT STRING ends the certificate): flipped in the
+        // second (the device's attestation key certificate, which the memo key also names for its own rule) and in
+        // the third (an intermediate only the list of intermediates names).
         let certificates = try DERReader.parseSequence(chain)
-        let end = certificates[0].serialized.count + certificates[1].serialized.count
-        for flip: UInt8 in [0x01, 0x80] {
-            var mutated = chain
-            mutated[end - 1] ^= flip
-            let refused = try verdict(mutated)
-            #expect(refused.outcome == .reject && refused.rule == .chainTrustAnchor, "\(refused)")
+        #expect(certificates.count >= 4)
+        for index in [1, 2] {
+            let end = certificates[0...index].reduce(0) { $0 + $1.serialized.count }
+            for flip: UInt8 in [0x01, 0x80] {
+                var mutated = chain
+                mutated[end - 1] ^= flip
+                let refused = try verdict(mutated)
+                #expect(refused.outcome == .reject && refused.rule == .chainTrustAnchor, "certificate \(index): \(refused)")
+            }
         }
         #expect(try verdict(chain) == .accept)
     }
