@@ -81,7 +81,7 @@ public final class PrivateKey: @unchecked Sendable {
             ]).serialized
         case .ed25519, .ed448:
             // OneAsymmetricKey ::= SEQUENCE { version 0, AlgorithmIdentifier, privateKey OCTET STRING { CurvePrivateKey } }
-            let (oid, length): (DERObjectIdentifier, Int) = algorithm == .ed25519 ? ("1.3.101.112", 32) : ("1.3.101.113", 57)
+            guard let (identifier, length) = RawPublicKey.form(of: algorithm) else { return nil }
             var privateKey = [UInt8](repeating: 0, count: length)
             var written = 0
             guard EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PRIV_KEY, &privateKey, length, &written) == 1,
@@ -90,7 +90,7 @@ public final class PrivateKey: @unchecked Sendable {
                 return nil
             }
             return DERElement.sequence([
-                .integer(0), .sequence([.oid(oid)]), .octetString(DERElement.octetString(privateKey).serialized),
+                .integer(0), identifier, .octetString(DERElement.octetString(privateKey).serialized),
             ]).serialized
         case .rsa:
             return nil

@@ -12,7 +12,8 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// Reads a DER SubjectPublicKeyInfo.
     public init(spki: [UInt8]) throws {
         // The fixed form OpenSSL writes for EC and EdDSA keys imports without its decoder (`RawPublicKey`).
-        if let (algorithm, raw) = RawPublicKey.parse(spki), let key = RawPublicKey.load(raw, algorithm: algorithm) {
+        if let (algorithm, raw) = RawPublicKey.parse(spki),
+           let key = try? RawPublicKey.load(raw, algorithm: algorithm, what: "SubjectPublicKeyInfo") {
             pkey = key
             self.algorithm = algorithm
             self.spki = spki
@@ -57,33 +58,12 @@ public final class PublicKey: @unchecked Sendable, Hashable {
 
     /// An EC key from its uncompressed X9.63 point `04 || X || Y` (SEC 1 §2.3.3).
     public convenience init(x963 point: [UInt8], curve: ECCurve) throws {
-        guard point.count == 1 + 2 * curve.coordinateSize, point.first == 0x04 else {
+        guard point.count == 1 + 2 * curve.coordinateSize, point.first == 0x04,
+              let spki = RawPublicKey.spki(point, algorithm: .ec(curve)) else {
             throw AttestCryptoError.malformed(what: "X9.63 point", reason: "expected 04 || X || Y for \(curve.rawValue)")
         }
-        guard let ctx = EVP_PKEY_CTX_new_from_name((try DeterministicRandomness.shared()).libraryContext, "EC", nil) else {
-            throw AttestCryptoError.fromQueue("EVP_PKEY_CTX_new_from_name")
-        }
-        defer { EVP_PKEY_CTX_free(ctx) }
-        try check(EVP_PKEY_fromdata_init(ctx), "EVP_PKEY_fromdata_init")
-        var group = Array(curve.rawValue.utf8CString)
-        var pointCopy = point
-        var key: OpaquePointer?
-        let result = group.withUnsafeMutableBufferPointer { groupName in
-            pointCopy.withUnsafeMutableBytes { pointBytes in
-                var params = [
-                    OSSL_PARAM_construct_utf8_string(ParameterName.groupName, groupName.baseAddress, 0),
-                    OSSL_PARAM_construct_octet_string(ParameterName.publicKey, pointBytes.baseAddress, point.count),
-                    OSSL_PARAM_construct_end(),
-                ]
-                return EVP_PKEY_fromdata(ctx, &key, copenssl_EVP_PKEY_PUBLIC_KEY, &params)
-            }
-        }
         // OpenSSL checks that the point lies on the curve.
-        guard result == 1, let pkey = key else {
-            throw AttestCryptoError.malformed(what: "X9.63 point", reason: AttestCryptoError.drainQueue().joined(separator: "; "))
-        }
-        defer { EVP_PKEY_free(pkey) }
-        try self.init(spki: PublicKey.spki(of: pkey))
+        self.init(pkey: try RawPublicKey.load(point, algorithm: .ec(curve), what: "X9.63 point"), algorithm: .ec(curve), spki: spki)
     }
 
     /// A `-----BEGIN PUBLIC KEY-----` PEM.

@@ -13,17 +13,23 @@ import AttestDER
 /// and refused stays OpenSSL's decision. Writing (`raw`, `spki`) is only for keys this process generated
 /// (`PrivateKey.generatedHere`); `KeyTests` checks the bytes against `openssl pkey -pubout`.
 enum RawPublicKey {
-    /// The algorithms with a fixed prefix, the prefix and the raw key's length.
-    private static let forms: [(algorithm: KeyAlgorithm, prefix: [UInt8], rawLength: Int)] = {
+    /// The algorithms with a fixed prefix: the AlgorithmIdentifier, the prefix it makes and the raw key's length.
+    private static let forms: [(algorithm: KeyAlgorithm, identifier: DERElement, prefix: [UInt8], rawLength: Int)] = {
         let identifiers: [(KeyAlgorithm, DERElement, Int)] = ECCurve.allCases.map { curve in
             (.ec(curve), .sequence([.oid("1.2.840.10045.2.1"), .oid(DERObjectIdentifier(stringLiteral: curve.namedCurve))]),
              1 + 2 * curve.coordinateSize)
         } + [(.ed25519, .sequence([.oid("1.3.101.112")]), 32), (.ed448, .sequence([.oid("1.3.101.113")]), 57)]
         return identifiers.map { algorithm, identifier, rawLength in
             let whole = DERElement.sequence([identifier, .bitString([UInt8](repeating: 0, count: rawLength))]).serialized
-            return (algorithm, Array(whole.dropLast(rawLength)), rawLength)
+            return (algorithm, identifier, Array(whole.dropLast(rawLength)), rawLength)
         }
     }()
+
+    /// The AlgorithmIdentifier of an EC or EdDSA key and its raw public key's length (an EdDSA private key has the
+    /// same length, RFC 8032 §5.1.5, §5.2.5), or nil for RSA.
+    static func form(of algorithm: KeyAlgorithm) -> (identifier: DERElement, rawLength: Int)? {
+        forms.first { $0.algorithm == algorithm }.map { ($0.identifier, $0.rawLength) }
+    }
 
     /// The SPKI of `raw` for `algorithm`, or nil for an algorithm without a fixed prefix (RSA).
     static func spki(_ raw: [UInt8], algorithm: KeyAlgorithm) -> [UInt8]? {
@@ -54,29 +60,25 @@ enum RawPublicKey {
         return raw
     }
 
-    /// A public EVP_PKEY of `raw` (OpenSSL checks an EC point lies on its curve), or nil when OpenSSL refuses it.
-    /// The caller owns the key.
-    static func load(_ raw: [UInt8], algorithm: KeyAlgorithm) -> OpaquePointer? {
+    /// A public EVP_PKEY of `raw`; OpenSSL checks an EC point lies on its curve. The caller owns the key.
+    /// - Throws: `AttestCryptoError.malformed(what:reason:)` with OpenSSL's reasons when it refuses the key.
+    static func load(_ raw: [UInt8], algorithm: KeyAlgorithm, what: String) throws -> OpaquePointer {
+        func refused() -> AttestCryptoError {
+            .malformed(what: what, reason: AttestCryptoError.drainQueue().joined(separator: "; "))
+        }
         // An EC point goes into a copy of its curve's parameters key (`Fetched.ecParameters`): copying the group
         // costs less than building it from the curve's name, which `EVP_PKEY_fromdata` does for every key. Setting
         // the encoded point decodes it with EC_POINT_oct2point, which refuses a point off the curve.
         if let curve = algorithm.curve, let parameters = try? Fetched.ecParameters.get()[curve] {
-            guard let key = EVP_PKEY_dup(parameters) else {
-                _ = AttestCryptoError.drainQueue()
-                return nil
-            }
+            guard let key = EVP_PKEY_dup(parameters) else { throw refused() }
             guard EVP_PKEY_set1_encoded_public_key(key, raw, raw.count) == 1 else {
                 EVP_PKEY_free(key)
-                _ = AttestCryptoError.drainQueue()
-                return nil
+                throw refused()
             }
             return key
         }
-        guard let context = try? DeterministicRandomness.shared().libraryContext,
-              let ctx = EVP_PKEY_CTX_new_from_name(context, algorithm.openSSLName, nil) else {
-            _ = AttestCryptoError.drainQueue()
-            return nil
-        }
+        guard let ctx = EVP_PKEY_CTX_new_from_name(try DeterministicRandomness.shared().libraryContext,
+                                                   algorithm.openSSLName, nil) else { throw refused() }
         defer { EVP_PKEY_CTX_free(ctx) }
         var group = Array((algorithm.curve?.rawValue ?? "").utf8CString)
         var rawCopy = raw
@@ -95,8 +97,7 @@ enum RawPublicKey {
         }
         guard result == 1, let key else {
             if let key { EVP_PKEY_free(key) }
-            _ = AttestCryptoError.drainQueue()
-            return nil
+            throw refused()
         }
         return key
     }
