@@ -58,14 +58,10 @@ final class DeterministicRandomness: @unchecked Sendable {
     /// The salt of every keystream's HKDF.
     static let streamSalt = Array("attest-harness".utf8)
 
-    /// `count` bytes of AES-256-CTR keystream under HKDF-SHA256(`secret`, info: `label`).
-    static func stream(secret: [UInt8], label: String, count: Int) throws -> [UInt8] {
-        try stream(key: try hkdfSHA256(secret: secret, salt: streamSalt, info: Array(label.utf8), count: 32), count: count)
-    }
-
-    /// The same keystream as `stream(secret:label:count:)` from HKDF's extract step already taken:
-    /// `pseudorandomKey` is `hkdfSHA256Extract(secret:salt: streamSalt)`, and RFC 5869 §2 defines HKDF as that
-    /// extract followed by the expand done here (OpenSSL does both steps, by the KDF's mode parameter).
+    /// `count` bytes of AES-256-CTR keystream under HKDF-SHA256(secret, salt: `streamSalt`, info: `label`), from
+    /// HKDF's extract step already taken: `pseudorandomKey` is `hkdfSHA256Extract(secret:salt: streamSalt)`, and
+    /// RFC 5869 §2 defines HKDF as that extract followed by the expand done here (OpenSSL does both steps, by the
+    /// KDF's mode parameter). Callers take the extract once per secret (a derivation seed, a signing key).
     static func stream(pseudorandomKey: [UInt8], label: String, count: Int) throws -> [UInt8] {
         try stream(key: try hkdfSHA256(secret: pseudorandomKey, salt: [], info: Array(label.utf8), count: 32, mode: "EXPAND_ONLY"),
                    count: count)

@@ -14,30 +14,26 @@ public final class PrivateKey: @unchecked Sendable {
     /// taken once: every signature expands it with its own label (`DeterministicRandomness.stream(pseudorandomKey:
     /// label:count:)`, the same bytes as a whole HKDF from the secret).
     private let signingPseudorandomKey: [UInt8]
-    /// Guards `cachedPublicKey` and `signingTemplates`, the two things this otherwise immutable object fills in on
-    /// first use.
+    /// Guards `cachedPublicKey`, which this otherwise immutable object fills in on first use.
     private let cacheLock = NSLock()
     /// The public half, made on first use of `publicKey`. Sound to keep: `pkey` never changes after init, so its
     /// public key never does either.
     private var cachedPublicKey: PublicKey?
-    /// True for a key this process generated (`generate`, `derive`): a named curve, the public key included, an
-    /// uncompressed point, so its encodings can be written from its parameters (`typeSpecificDER`, `publicKey`).
-    /// A key loaded from PEM may have been written otherwise (no public key, explicit parameters, another
-    /// version) and is encoded by OpenSSL, which writes back what it read.
-    private let generatedHere: Bool
+    /// The raw public key (`RawPublicKey.raw`) of an EC or EdDSA key this process generated (`generate`, `derive`),
+    /// read once: a named curve, the public key included, an uncompressed point, so its encodings are written from
+    /// its parameters (`typeSpecificDER`, `publicKey`). Nil for RSA keys and keys loaded from PEM, which may have been
+    /// written otherwise (no public key, explicit parameters, another version) and are encoded by OpenSSL, which
+    /// writes back what it read.
+    private let generatedPublicKey: [UInt8]?
     /// Signing contexts initialised once per (digest, padding) and copied for each signature (see `sign`).
-    private var signingTemplates: [SigningSetup: OpaquePointer] = [:]
-
-    private struct SigningSetup: Hashable {
-        let digest: HashAlgorithm
-        let padding: RSAPadding
-    }
+    private let signingTemplates = DigestContextTemplates(.sign)
 
     private init(pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedHere: Bool) throws {
         self.pkey = pkey
         self.algorithm = algorithm
-        self.generatedHere = generatedHere
-        let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedHere: generatedHere))
+        let generatedPublicKey = generatedHere ? RawPublicKey.raw(of: pkey, algorithm: algorithm) : nil
+        self.generatedPublicKey = generatedPublicKey
+        let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedPublicKey: generatedPublicKey))
         signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
     }
 
@@ -45,15 +41,15 @@ public final class PrivateKey: @unchecked Sendable {
     /// key) for EC keys, an RFC 8410 PKCS#8 OneAsymmetricKey for EdDSA keys, an RFC 8017 RSAPrivateKey for RSA keys.
     /// The signing randomness is derived from its hash, so these bytes fix every signature the key makes.
     public var typeSpecificDER: [UInt8] {
-        get throws { try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedHere: generatedHere) }
+        get throws { try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedPublicKey: generatedPublicKey) }
     }
 
     /// The EC and EdDSA keys this process generated are written from their parameters, not with OpenSSL 3's
     /// encoder, whose lookup costs more than generating a P-256 key; `KeyTests` checks the bytes against the
     /// `openssl` command line's. RSA keys, keys loaded from PEM, and any key whose parameters do not read as
     /// expected go through `i2d_PrivateKey`.
-    private static func typeSpecificDER(of pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedHere: Bool) throws -> [UInt8] {
-        if generatedHere, let encoded = writtenFromParameters(pkey, algorithm) { return encoded }
+    private static func typeSpecificDER(of pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedPublicKey: [UInt8]?) throws -> [UInt8] {
+        if let generatedPublicKey, let encoded = writtenFromParameters(pkey, algorithm, publicKey: generatedPublicKey) { return encoded }
         var der: UnsafeMutablePointer<UInt8>?
         let length = i2d_PrivateKey(pkey, &der)
         guard length > 0, let der else { throw AttestCryptoError.fromQueue("i2d_PrivateKey") }
@@ -61,7 +57,7 @@ public final class PrivateKey: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: der, count: Int(length)))
     }
 
-    private static func writtenFromParameters(_ pkey: OpaquePointer, _ algorithm: KeyAlgorithm) -> [UInt8]? {
+    private static func writtenFromParameters(_ pkey: OpaquePointer, _ algorithm: KeyAlgorithm, publicKey: [UInt8]) -> [UInt8]? {
         switch algorithm {
         case .ec(let curve):
             // ECPrivateKey ::= SEQUENCE { version 1, privateKey OCTET STRING (the scalar, as long as the order),
@@ -73,8 +69,7 @@ public final class PrivateKey: @unchecked Sendable {
             }
             defer { BN_clear_free(scalar) }
             var privateKey = [UInt8](repeating: 0, count: curve.coordinateSize)
-            guard BN_bn2binpad(scalar, &privateKey, Int32(privateKey.count)) == Int32(privateKey.count),
-                  let publicKey = RawPublicKey.raw(of: pkey, algorithm: algorithm) else { return nil }
+            guard BN_bn2binpad(scalar, &privateKey, Int32(privateKey.count)) == Int32(privateKey.count) else { return nil }
             return DERElement.sequence([
                 .integer(1), .octetString(privateKey),
                 .explicit(0, .oid(DERObjectIdentifier(stringLiteral: curve.namedCurve))), .explicit(1, .bitString(publicKey)),
@@ -98,7 +93,6 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     deinit {
-        for template in signingTemplates.values { EVP_MD_CTX_free(template) }
         EVP_PKEY_free(pkey)
     }
 
@@ -111,16 +105,25 @@ public final class PrivateKey: @unchecked Sendable {
     public static func derive(_ algorithm: KeyAlgorithm, seed: [UInt8], label: String) throws -> PrivateKey {
         precondition(!seed.isEmpty, "a derivation seed must not be empty")
         let label = "key \(algorithm) \(label)"
+        // HKDF's extract step depends on the seed alone: taken once per seed, then expanded per key (the same bytes as
+        // the whole HKDF, `DeterministicRandomness.stream(pseudorandomKey:label:count:)`).
+        let pseudorandomKey = try derivationKeys.value(for: ExactBytes(seed)) {
+            try hkdfSHA256Extract(secret: seed, salt: DeterministicRandomness.streamSalt)
+        }
         // An EC or EdDSA key draws a few dozen bytes. A first try with 256 reads the same leading bytes of the same
         // keystream as the full one would, so it makes the same key; a key that needs more fails that try (TEST-RAND
         // refuses to draw past its entropy) and is made again from the full stream.
         if algorithm.curve != nil || algorithm == .ed25519 || algorithm == .ed448,
-           let key = try? generate(algorithm, entropy: DeterministicRandomness.stream(secret: seed, label: label, count: 256)) {
+           let key = try? generate(algorithm, entropy: DeterministicRandomness.stream(pseudorandomKey: pseudorandomKey, label: label, count: 256)) {
             return key
         }
         _ = AttestCryptoError.drainQueue()
-        return try generate(algorithm, entropy: DeterministicRandomness.stream(secret: seed, label: label, count: entropyNeeded(algorithm)))
+        return try generate(algorithm, entropy: DeterministicRandomness.stream(pseudorandomKey: pseudorandomKey, label: label,
+                                                                             count: entropyNeeded(algorithm)))
     }
+
+    /// HKDF's pseudorandom key of each derivation seed `derive` was given (a few per run, 32 bytes each).
+    private static let derivationKeys = Memo<ExactBytes, [UInt8]>(capacity: 1024, size: { seed, _ in seed.count + 32 })
 
     /// Prime searches for RSA draw far more random bytes than an EC scalar does.
     private static func entropyNeeded(_ algorithm: KeyAlgorithm) -> Int {
@@ -195,7 +198,7 @@ public final class PrivateKey: @unchecked Sendable {
     private func derivePublicKey() -> PublicKey {
         // The public half of a key OpenSSL generated or loaded always reads: a generated EC or EdDSA key shares its
         // EVP_PKEY, any other goes through i2d_PUBKEY and d2i_PUBKEY.
-        guard let key = try? PublicKey.publicHalf(of: pkey, algorithm: algorithm, writtenFromParameters: generatedHere) else {
+        guard let key = try? PublicKey.publicHalf(of: pkey, algorithm: algorithm, generatedPublicKey: generatedPublicKey) else {
             preconditionFailure("the public half of a key OpenSSL holds does not load")
         }
         return key
@@ -214,47 +217,31 @@ public final class PrivateKey: @unchecked Sendable {
             pseudorandomKey: signingPseudorandomKey, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)),
             count: entropyCount)
         return try DeterministicRandomness.shared().withEntropy(entropy) { context in
-            guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
-            defer { EVP_MD_CTX_free(md) }
+            let md: OpaquePointer
             if let digest {
                 // A copy of a context initialised once for this key, digest and padding: the same state
                 // EVP_DigestSignInit_ex would build, without fetching the signature and digest algorithms again.
-                try check(EVP_MD_CTX_copy_ex(md, try signingTemplate(SigningSetup(digest: digest, padding: padding), context)),
-                          "EVP_MD_CTX_copy_ex")
+                // Randomness is drawn by the copy when it signs, from the DRBGs `withEntropy` has loaded.
+                md = try signingTemplates.context(.init(digest: digest, padding: padding), pkey: pkey, algorithm: algorithm,
+                                                  libraryContext: context)
             } else {
                 // EdDSA: no digest context to copy (EVP_MD_CTX_copy_ex copies only contexts with a digest).
+                md = try check(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
                 var keyContext: OpaquePointer?
-                try check(EVP_DigestSignInit_ex(md, &keyContext, nil, context, nil, pkey, nil), "EVP_DigestSignInit_ex")
+                guard EVP_DigestSignInit_ex(md, &keyContext, nil, context, nil, pkey, nil) == 1 else {
+                    EVP_MD_CTX_free(md)
+                    throw AttestCryptoError.fromQueue("EVP_DigestSignInit_ex")
+                }
             }
-            var length = 0
-            try check(EVP_DigestSign(md, nil, &length, message, message.count), "EVP_DigestSign")
+            defer { EVP_MD_CTX_free(md) }
+            // The key's largest signature (EVP_PKEY_get_size) is room enough for any it makes: one call signs.
+            var length = Int(EVP_PKEY_get_size(pkey))
+            guard length > 0 else { throw AttestCryptoError.fromQueue("EVP_PKEY_get_size") }
             var signature = [UInt8](repeating: 0, count: length)
             try check(EVP_DigestSign(md, &signature, &length, message, message.count), "EVP_DigestSign")
-            return Array(signature.prefix(length))
-        }
-    }
-
-    /// The signing context initialised for `setup` in `context` (the deterministic library context, the only one
-    /// `sign` uses), made on first use and kept: it is keyed by everything EVP_DigestSignInit_ex was given (this key,
-    /// the digest, the padding, the library context), and it is only ever read, by EVP_MD_CTX_copy_ex, after
-    /// it is stored. Randomness is drawn by the copy when it signs, from the DRBGs `withEntropy` has loaded.
-    private func signingTemplate(_ setup: SigningSetup, _ context: OpaquePointer) throws -> OpaquePointer {
-        try cacheLock.withLock {
-            if let template = signingTemplates[setup] { return template }
-            guard let md = EVP_MD_CTX_new() else { throw AttestCryptoError.fromQueue("EVP_MD_CTX_new") }
-            var keyContext: OpaquePointer?
-            do {
-                try check(EVP_DigestSignInit_ex(md, &keyContext, setup.digest.rawValue, context, nil, pkey, nil),
-                          "EVP_DigestSignInit_ex")
-                if setup.padding == .pss, case .rsa = algorithm {
-                    try check(RSAPadding.configurePSS(keyContext), "EVP_PKEY_CTX_set_rsa_padding PSS")
-                }
-            } catch {
-                EVP_MD_CTX_free(md)
-                throw error
-            }
-            signingTemplates[setup] = md
-            return md
+            guard length <= signature.count else { throw AttestCryptoError.fromQueue("EVP_DigestSign") }
+            signature.removeSubrange(length...)
+            return signature
         }
     }
 }

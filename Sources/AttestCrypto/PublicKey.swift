@@ -8,6 +8,8 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     public let algorithm: KeyAlgorithm
     /// DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
     public let spki: [UInt8]
+    /// Verifying contexts initialised once per (digest, padding) and copied for each check (see `verify`).
+    private let verifyingTemplates = DigestContextTemplates(.verify)
 
     /// Reads a DER SubjectPublicKeyInfo.
     public init(spki: [UInt8]) throws {
@@ -42,15 +44,15 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         self.spki = spki
     }
 
-    /// The public half of the private key `pkey`. With `writtenFromParameters` (a key this process generated), an
-    /// EC or EdDSA key's SPKI is the fixed form of its raw public key (`RawPublicKey`), over the same EVP_PKEY,
-    /// shared: OpenSSL's keys are safe to use from several threads while nobody changes them, nothing does after
+    /// The public half of the private key `pkey`. With `generatedPublicKey` (the raw public key of a key this
+    /// process generated), an EC or EdDSA key's SPKI is the fixed form of that key (`RawPublicKey`), over the same
+    /// EVP_PKEY, shared: OpenSSL's keys are safe to use from several threads while nobody changes them, nothing does after
     /// generation, and verifying with a key that also holds the private half reads only the public half.
     /// Otherwise `i2d_PUBKEY` writes it, as it was read (a PEM key may have a compressed point or explicit
     /// parameters), and `d2i_PUBKEY` reads it back.
-    static func publicHalf(of pkey: OpaquePointer, algorithm: KeyAlgorithm, writtenFromParameters: Bool) throws -> PublicKey {
-        if writtenFromParameters, let raw = RawPublicKey.raw(of: pkey, algorithm: algorithm),
-           let spki = RawPublicKey.spki(raw, algorithm: algorithm), EVP_PKEY_up_ref(pkey) == 1 {
+    static func publicHalf(of pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedPublicKey: [UInt8]?) throws -> PublicKey {
+        if let generatedPublicKey, let spki = RawPublicKey.spki(generatedPublicKey, algorithm: algorithm),
+           EVP_PKEY_up_ref(pkey) == 1 {
             return PublicKey(pkey: pkey, algorithm: algorithm, spki: spki)
         }
         return try PublicKey(spki: spki(of: pkey))
@@ -155,20 +157,32 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// any failure.
     public func verify(_ signature: [UInt8], for message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) -> Bool {
         CryptoOperations.record("verify", algorithm)
-        guard let md = EVP_MD_CTX_new() else { return false }
-        defer {
-            EVP_MD_CTX_free(md)
-            AttestCryptoError.drainQueue()
-        }
-        var keyContext: OpaquePointer?
-        guard let randomness = try? DeterministicRandomness.shared(),
-              EVP_DigestVerifyInit_ex(md, &keyContext, digest?.rawValue, randomness.libraryContext, nil, pkey, nil) == 1 else { return false }
+        defer { AttestCryptoError.drainQueue() }
         if padding == .pss {
-            guard case .rsa = algorithm, RSAPadding.configurePSS(keyContext) == 1 else { return false }
+            guard case .rsa = algorithm else { return false }
         }
+        guard let randomness = try? DeterministicRandomness.shared() else { return false }
+        let md: OpaquePointer
+        if let digest {
+            // A copy of a context initialised once for this key, digest and padding (`DigestContextTemplates`).
+            guard let copy = try? verifyingTemplates.context(.init(digest: digest, padding: padding), pkey: pkey, algorithm: algorithm,
+                                                             libraryContext: randomness.libraryContext) else { return false }
+            md = copy
+        } else {
+            // EdDSA (or a key's default digest): no digest context to copy.
+            guard let fresh = EVP_MD_CTX_new() else { return false }
+            md = fresh
+            var keyContext: OpaquePointer?
+            guard EVP_DigestVerifyInit_ex(md, &keyContext, nil, randomness.libraryContext, nil, pkey, nil) == 1,
+                  padding != .pss || RSAPadding.configurePSS(keyContext) == 1 else {
+                EVP_MD_CTX_free(md)
+                return false
+            }
+        }
+        defer { EVP_MD_CTX_free(md) }
         return EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
     }
 
     public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool { lhs.spki == rhs.spki }
-    public func hash(into hasher: inout Hasher) { hasher.combine(spki) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ExactBytes(spki)) }
 }

@@ -11,7 +11,7 @@ import AttestDER
 /// (EC; the point decoded with EC_POINT_oct2point, which refuses a point off the curve, as `d2i_PUBKEY` does) or with
 /// `EVP_PKEY_fromdata` (EdDSA); any other bytes, and anything refused there, go to `d2i_PUBKEY`, so what is accepted
 /// and refused stays OpenSSL's decision. Writing (`raw`, `spki`) is only for keys this process generated
-/// (`PrivateKey.generatedHere`); `KeyTests` checks the bytes against `openssl pkey -pubout`.
+/// (`PrivateKey.generatedPublicKey`); `KeyTests` checks the bytes against `openssl pkey -pubout`.
 enum RawPublicKey {
     /// The algorithms with a fixed prefix: the AlgorithmIdentifier, the prefix it makes and the raw key's length.
     private static let forms: [(algorithm: KeyAlgorithm, identifier: DERElement, prefix: [UInt8], rawLength: Int)] = {

@@ -2,6 +2,7 @@ import AttestCBOR
 import AttestCrypto
 import AttestDER
 import AttestTestSupport
+import Foundation
 import Testing
 
 @Suite struct KeyTests {
@@ -186,5 +187,41 @@ import Testing
         #expect(!key.publicKey.verify(signature, for: message + [0], digest: .sha256))
         #expect(!key.publicKey.verify(signature, for: message, digest: .sha384))
         #expect(throws: AttestCryptoError.self) { try key.publicKey.x963Point }
+    }
+
+    /// Signing and verifying copy a context initialised once per key, digest and padding: each (digest, padding) gets
+    /// its own, in any order and from several threads at once, and a signature verifies only under its own.
+    @Test func contextsAreKeptPerDigestAndPadding() throws {
+        let ec = try PrivateKey.derive(.ec(.p384), seed: Self.seed, label: "templates")
+        let rsa = try PrivateKey.derive(.rsa(bits: 2048), seed: Self.seed, label: "rsa")
+        let message = Array("one key, several setups".utf8)
+        let setups: [(PrivateKey, HashAlgorithm, RSAPadding)] = [
+            (ec, .sha256, .pkcs1v15), (ec, .sha384, .pkcs1v15), (ec, .sha512, .pkcs1v15),
+            (rsa, .sha256, .pkcs1v15), (rsa, .sha256, .pss), (rsa, .sha384, .pss),
+        ]
+        let signatures = try setups.map { key, digest, padding in try key.sign(message, digest: digest, padding: padding) }
+        let mismatches = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for (index, (key, digest, padding)) in setups.enumerated().shuffledDeterministically(by: thread) {
+                // Every setup of a key differs from its others in digest or padding, so only its own signature verifies.
+                for (other, (otherKey, _, _)) in setups.enumerated() where otherKey === key {
+                    let verifies = key.publicKey.verify(signatures[other], for: message, digest: digest, padding: padding)
+                    if verifies != (other == index) { mismatches.add() }
+                }
+                // The same setup signs the same bytes again (deterministic signing, from its kept context).
+                if (try? key.sign(message, digest: digest, padding: padding)) != signatures[index] { mismatches.add() }
+            }
+        }
+        #expect(mismatches.value == 0)
+        #expect(!ec.publicKey.verify(signatures[0], for: message, digest: .sha256, padding: .pss))
+    }
+}
+
+private extension Sequence {
+    /// The elements in an order that depends on `seed` only.
+    func shuffledDeterministically(by seed: Int) -> [Element] {
+        let elements = Array(self)
+        guard !elements.isEmpty else { return elements }
+        return (0..<elements.count).map { elements[($0 * 5 + seed) % elements.count] }
     }
 }
