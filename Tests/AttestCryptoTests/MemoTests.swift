@@ -37,4 +37,20 @@ import Testing
         // Nine keys through eight places: each round empties the table once, so every key is computed again.
         #expect(calls == 18)
     }
+
+    /// Memo keys of bytes hash their buffer at once (`ExactBytes`): equal exactly when the bytes are, so keys that
+    /// differ in one byte, in length only, or in a trailing zero are different entries.
+    @Test func byteKeysAreExact() {
+        let keys: [[UInt8]] = [[], [0], [0, 0], [1, 2, 3], [1, 2, 3, 0], [1, 2, 4], Array(repeating: 7, count: 300),
+                               Array(repeating: 7, count: 299) + [8]]
+        let memo = Memo<ExactBytes, Int>(capacity: 100)
+        for (index, key) in keys.enumerated() { #expect(memo.value(for: ExactBytes(key)) { index } == index) }
+        for (index, key) in keys.enumerated() {
+            #expect(memo.value(for: ExactBytes(Array(key))) { -1 } == index)
+            for (otherIndex, other) in keys.enumerated() {
+                #expect((ExactBytes(key) == ExactBytes(other)) == (index == otherIndex))
+            }
+            #expect(ExactBytes(key).hashValue == ExactBytes(Array(key)).hashValue)
+        }
+    }
 }

@@ -57,7 +57,7 @@ public struct CertificateTemplate: Sendable {
     /// `ParseShape`, whose fields are these bytes up to the extensions.
     func tbsCertificateDER() throws -> (der: [UInt8], shape: ParseShape) {
         // Once per distinct key: a forge certifies the same few keys again and again.
-        _ = try Self.acceptedKeys.value(for: subjectPublicKeyInfo) {
+        _ = try Self.acceptedKeys.value(for: ExactBytes(subjectPublicKeyInfo)) {
             _ = try DERReader.parse(subjectPublicKeyInfo)
             return true
         }
@@ -124,7 +124,7 @@ public struct CertificateTemplate: Sendable {
     }
 
     /// SubjectPublicKeyInfo encodings the strict reader has accepted in this process.
-    private static let acceptedKeys = Memo<[UInt8], Bool>(capacity: 4096, size: { spki, _ in spki.count })
+    private static let acceptedKeys = Memo<ExactBytes, Bool>(capacity: 4096, size: { spki, _ in spki.count })
 
     fileprivate func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 }

@@ -171,7 +171,7 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
     public var description: String { subject }
 
     public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool { lhs.der == rhs.der }
-    public func hash(into hasher: inout Hasher) { hasher.combine(der) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ExactBytes(der)) }
 
     private static func der(ofName name: OpaquePointer?) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?

@@ -53,10 +53,11 @@ enum ChainChecks {
         let enforced = candidates.filter(policy.enforces)
         guard !enforced.isEmpty else { return }
         let anchors = metadataAnchors ?? policy.trustAnchors
-        let query = PathQuery(leaf: leaf.der, intermediates: intermediates.map(\.der), anchors: anchors.map(\.der),
+        let query = PathQuery(leaf: ExactBytes(leaf.der), intermediates: intermediates.map { ExactBytes($0.der) },
+                              anchors: anchors.map { ExactBytes($0.der) },
                               time: Int64(policy.context.time.timeIntervalSince1970.rounded(.down)),
                               partial: metadataAnchors != nil, enforced: enforced,
-                              authorityRules: Dictionary(uniqueKeysWithValues: authorityRules.map { ($0.key.der, $0.value) }))
+                              authorityRules: Dictionary(uniqueKeysWithValues: authorityRules.map { (ExactBytes($0.key.der), $0.value) }))
         func rule(for code: Int32, at certificate: X509Certificate?) -> RuleID {
             let rule = Self.rule(for: code)
             guard rule == .chainBasicConstraints, let certificate, let own = authorityRules[certificate] else { return rule }
@@ -84,13 +85,13 @@ enum ChainChecks {
 
     /// Everything `X509_verify_cert`'s answer depends on, as bytes.
     struct PathQuery: Hashable, Sendable {
-        let leaf: [UInt8]
-        let intermediates: [[UInt8]]
-        let anchors: [[UInt8]]
+        let leaf: ExactBytes
+        let intermediates: [ExactBytes]
+        let anchors: [ExactBytes]
         let time: Int64
         let partial: Bool
         let enforced: [RuleID]
-        let authorityRules: [[UInt8]: RuleID]
+        let authorityRules: [ExactBytes: RuleID]
 
         /// The certificate bytes it holds, for the memo's byte bound.
         var byteCount: Int {

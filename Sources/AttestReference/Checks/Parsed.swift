@@ -6,14 +6,14 @@ import AttestCrypto
 /// `PublicKey` is immutable and its parse depends on nothing but the bytes. Failures are not kept.
 enum Parsed {
     static func certificate(der: [UInt8]) throws -> X509Certificate {
-        try certificates.value(for: der) { try X509Certificate(der: der) }
+        try certificates.value(for: ExactBytes(der)) { try X509Certificate(der: der) }
     }
 
     /// A DER SubjectPublicKeyInfo's key.
     static func publicKey(spki: [UInt8]) throws -> PublicKey {
-        try keys.value(for: spki) { try PublicKey(spki: spki) }
+        try keys.value(for: ExactBytes(spki)) { try PublicKey(spki: spki) }
     }
 
-    private static let certificates = Memo<[UInt8], X509Certificate>(capacity: 256, size: { der, _ in 2 * der.count })
-    private static let keys = Memo<[UInt8], PublicKey>(capacity: 256, size: { spki, _ in 2 * spki.count })
+    private static let certificates = Memo<ExactBytes, X509Certificate>(capacity: 256, size: { der, _ in 2 * der.count })
+    private static let keys = Memo<ExactBytes, PublicKey>(capacity: 256, size: { spki, _ in 2 * spki.count })
 }
