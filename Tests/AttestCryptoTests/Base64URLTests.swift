@@ -35,4 +35,14 @@ import Testing
             }
         }
     }
+
+    /// Inputs longer than EVP_EncodeBlock's 32-bit count are coded in pieces of whole 3-byte groups: the same text as
+    /// in one piece, whatever the piece size and wherever the input ends.
+    @Test func piecesMakeTheSameText() {
+        for length in 0...40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0xF9) }
+            let whole = Base64URL.encode(bytes)
+            for piece in [3, 6, 9, 30] { #expect(Base64URL.encode(bytes, piece: piece) == whole) }
+        }
+    }
 }
