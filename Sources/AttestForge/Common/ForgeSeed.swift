@@ -21,7 +21,7 @@ public struct ForgeSeed: Hashable, Sendable {
     /// The key (`algorithm`, `label`) derives to under this seed. Derived once per process and kept: an RSA-4096
     /// derivation takes seconds, and every case of a family reuses its PKI's keys.
     public func key(_ algorithm: KeyAlgorithm, _ label: String) throws -> PrivateKey {
-        try KeyCache.shared.key("\(value) \(algorithm) \(label)") {
+        try KeyCache.shared.key(KeyCache.Name(seed: value, algorithm: algorithm, label: label)) {
             try PrivateKey.derive(algorithm, seed: bytes, label: label)
         }
     }
@@ -43,17 +43,27 @@ public struct ForgeSeed: Hashable, Sendable {
     public static let referenceTime = Date(timeIntervalSince1970: 1_768_478_400)  // 2026-01-15T12:00:00Z
 }
 
-/// Derived keys by (seed, algorithm, label), shared by every thread of the process.
+/// Derived keys by (seed, algorithm, label), shared by every thread of the process. A key is derived under the lock,
+/// so two threads wanting the same RSA key wait for one derivation. Bounded: it empties once it holds `capacity` keys
+/// (a run uses a few seeds, each a few dozen keys; a benchmark or a long-lived process goes through many).
 private final class KeyCache: @unchecked Sendable {
+    struct Name: Hashable {
+        let seed: UInt64
+        let algorithm: KeyAlgorithm
+        let label: String
+    }
+
     static let shared = KeyCache()
-    private var keys: [String: PrivateKey] = [:]
+    private let capacity = 1024
+    private var keys: [Name: PrivateKey] = [:]
     private let lock = NSLock()
 
-    func key(_ name: String, derive: () throws -> PrivateKey) throws -> PrivateKey {
+    func key(_ name: Name, derive: () throws -> PrivateKey) throws -> PrivateKey {
         lock.lock()
         defer { lock.unlock() }
         if let key = keys[name] { return key }
         let key = try derive()
+        if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
         keys[name] = key
         return key
     }
