@@ -2,11 +2,18 @@ import Foundation
 
 /// Counts of the public-key operations this process asked OpenSSL for, by kind and key (`sign P-256`,
 /// `verify RSA-2048`, `keygen RSA-2048`), for scripts/bench to price each profile at `openssl speed`'s rates from the
-/// same run. Off unless `counting` is set, so ordinary runs pay one atomic-free flag check per operation.
+/// same run. Off unless `counting` is set, so ordinary runs pay an uncontended lock per operation; counting adds a
+/// dictionary update, named only when the counts are taken.
 package enum CryptoOperations {
+    /// One kind of operation on one kind of key; its name (`sign P-256`) is made only when the counts are taken.
+    private struct Tally: Hashable {
+        let kind: String
+        let algorithm: KeyAlgorithm
+    }
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var enabled = false
-    nonisolated(unsafe) private static var counts: [String: Int] = [:]
+    nonisolated(unsafe) private static var counts: [Tally: Int] = [:]
 
     /// Starts counting from zero (`true`) or stops (`false`).
     package static func counting(_ on: Bool) {
@@ -20,7 +27,7 @@ package enum CryptoOperations {
     package static func record(_ kind: String, _ algorithm: KeyAlgorithm, amount: Int = 1) {
         lock.withLock {
             guard enabled else { return }
-            counts["\(kind) \(algorithm)", default: 0] += amount
+            counts[Tally(kind: kind, algorithm: algorithm), default: 0] += amount
         }
     }
 
@@ -31,11 +38,12 @@ package enum CryptoOperations {
         return Int(time.tv_sec) * 1_000_000 + Int(time.tv_nsec) / 1_000
     }
 
-    /// The counts so far, and zero again.
+    /// The counts so far, by name (`sign P-256`), and zero again.
     package static func take() -> [String: Int] {
-        lock.withLock {
+        let taken = lock.withLock {
             defer { counts = [:] }
             return counts
         }
+        return Dictionary(taken.map { ("\($0.key.kind) \($0.key.algorithm)", $0.value) }, uniquingKeysWith: +)
     }
 }
