@@ -10,8 +10,8 @@ import Foundation
 /// `Operation`), the digest and padding (`Setup`), and the library context (`DeterministicRandomness.libraryContext`,
 /// the only one either caller uses). It is only ever read, by the copy, after it is stored.
 ///
-/// Only contexts with a digest are copied (`EVP_MD_CTX_copy_ex` copies nothing else); EdDSA, which takes none, is
-/// initialised afresh by its caller.
+/// Only digest signatures have templates: EdDSA signs and verifies the message itself in one call, so its callers
+/// initialise a context afresh.
 final class DigestContextTemplates: @unchecked Sendable {
     enum Operation {
         case sign, verify

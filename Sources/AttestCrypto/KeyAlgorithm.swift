@@ -15,6 +15,15 @@ public enum KeyAlgorithm: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when this key signs with `digest` and `padding`: EdDSA keys sign the message itself (no digest), every
+    /// other key a digest of it; PSS is for RSA keys only.
+    func signs(digest: HashAlgorithm?, padding: RSAPadding) -> Bool {
+        let edDSA = self == .ed25519 || self == .ed448
+        guard (digest == nil) == edDSA else { return false }
+        if padding == .pss, case .rsa = self { return true }
+        return padding != .pss
+    }
+
     /// The curve of an EC key.
     public var curve: ECCurve? {
         if case .ec(let curve) = self { return curve }

@@ -28,13 +28,20 @@ public final class PrivateKey: @unchecked Sendable {
     /// Signing contexts initialised once per (digest, padding) and copied for each signature (see `sign`).
     private let signingTemplates = DigestContextTemplates(.sign)
 
+    /// Takes ownership of `pkey`: it is freed with the key, or here when this throws (before every property is set,
+    /// so no deinit runs).
     private init(pkey: OpaquePointer, algorithm: KeyAlgorithm, generatedHere: Bool) throws {
         self.pkey = pkey
         self.algorithm = algorithm
         let generatedPublicKey = generatedHere ? RawPublicKey.raw(of: pkey, algorithm: algorithm) : nil
         self.generatedPublicKey = generatedPublicKey
-        let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedPublicKey: generatedPublicKey))
-        signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
+        do {
+            let signingSecret = sha256(try PrivateKey.typeSpecificDER(of: pkey, algorithm: algorithm, generatedPublicKey: generatedPublicKey))
+            signingPseudorandomKey = try hkdfSHA256Extract(secret: signingSecret, salt: DeterministicRandomness.streamSalt)
+        } catch {
+            EVP_PKEY_free(pkey)
+            throw error
+        }
     }
 
     /// The DER `i2d_PrivateKey` writes for this key: an RFC 5915 ECPrivateKey (with the named curve and the public
@@ -158,14 +165,7 @@ public final class PrivateKey: @unchecked Sendable {
             }
             return try check(key, "EVP_PKEY_generate")
         }
-        let key: PrivateKey
-        do {
-            key = try PrivateKey(pkey: pkey, algorithm: algorithm, generatedHere: true)
-        } catch {
-            // The init throws before its last property is set, so no deinit frees the key: free it here.
-            EVP_PKEY_free(pkey)
-            throw error
-        }
+        let key = try PrivateKey(pkey: pkey, algorithm: algorithm, generatedHere: true)
         CryptoOperations.record("keygen", algorithm)  // counted once made: a try `derive` retries is not a key
         return key
     }
@@ -175,7 +175,14 @@ public final class PrivateKey: @unchecked Sendable {
         let bio = try MemoryBIO(Array(pem.utf8))
         let key = PEM_read_bio_PrivateKey_ex(bio.pointer, nil, nil, nil, (try DeterministicRandomness.shared()).libraryContext, nil)
         let pkey = try check(key, "PEM_read_bio_PrivateKey")
-        try self.init(pkey: pkey, algorithm: try PublicKey.algorithm(of: pkey), generatedHere: false)
+        let algorithm: KeyAlgorithm
+        do {
+            algorithm = try PublicKey.algorithm(of: pkey)
+        } catch {
+            EVP_PKEY_free(pkey)  // a key type the harness does not use (DSA, X25519, another curve)
+            throw error
+        }
+        try self.init(pkey: pkey, algorithm: algorithm, generatedHere: false)
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
@@ -207,7 +214,12 @@ public final class PrivateKey: @unchecked Sendable {
     /// Signs `message`: ECDSA with a DER `Ecdsa-Sig-Value` for EC keys (RFC 3279 §2.2.3), RSASSA-PKCS1-v1_5
     /// (RFC 8017 §8.2) or, with `padding: .pss`, RSASSA-PSS (RFC 8017 §8.1) for RSA keys. `digest` hashes the message first, as ES256 and friends require; EdDSA keys
     /// sign the message itself and take no digest (RFC 8032 §5.1.6).
+    /// A digest with an EdDSA key, none with another, or PSS with a non-RSA key throws `.unsupported`: each would
+    /// otherwise be some other signature than the one asked for (OpenSSL's default digest, padding ignored).
     public func sign(_ message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) throws -> [UInt8] {
+        guard algorithm.signs(digest: digest, padding: padding) else {
+            throw AttestCryptoError.unsupported("signing with \(algorithm), digest \(digest?.rawValue ?? "none"), padding \(padding)")
+        }
         CryptoOperations.record("sign", algorithm)
         // RSA blinding draws fresh random numbers the size of the modulus; ECDSA one nonce, which OpenSSL 3.0 makes
         // from 64 random bytes a try (BN_generate_dsa_nonce; a second try is needed about once in 2^32 for P-256):
@@ -225,7 +237,7 @@ public final class PrivateKey: @unchecked Sendable {
                 md = try signingTemplates.context(.init(digest: digest, padding: padding), pkey: pkey, algorithm: algorithm,
                                                   libraryContext: context)
             } else {
-                // EdDSA: no digest context to copy (EVP_MD_CTX_copy_ex copies only contexts with a digest).
+                // EdDSA signs the message itself in one call: no digest state worth keeping in a template.
                 md = try check(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
                 var keyContext: OpaquePointer?
                 guard EVP_DigestSignInit_ex(md, &keyContext, nil, context, nil, pkey, nil) == 1 else {

@@ -32,8 +32,14 @@ public final class PublicKey: @unchecked Sendable, Hashable {
             }
             return parsed
         }
-        pkey = try check(key, "d2i_PUBKEY")
-        algorithm = try PublicKey.algorithm(of: pkey)
+        let parsed = try check(key, "d2i_PUBKEY")
+        do {
+            algorithm = try PublicKey.algorithm(of: parsed)
+        } catch {
+            EVP_PKEY_free(parsed)  // a key OpenSSL reads but the harness does not use (DSA, X25519, another curve)
+            throw error
+        }
+        pkey = parsed
         self.spki = spki
     }
 
@@ -156,11 +162,11 @@ public final class PublicKey: @unchecked Sendable, Hashable {
     /// Verifies an ECDSA (DER), RSASSA-PKCS1-v1_5 or (with no digest) EdDSA signature over `message`; false for
     /// any failure.
     public func verify(_ signature: [UInt8], for message: [UInt8], digest: HashAlgorithm?, padding: RSAPadding = .pkcs1v15) -> Bool {
+        // A digest with an EdDSA key, none with another, or PSS with a non-RSA key is not the signature scheme of this
+        // key: false, not OpenSSL's default digest or the padding ignored.
+        guard algorithm.signs(digest: digest, padding: padding) else { return false }
         CryptoOperations.record("verify", algorithm)
         defer { AttestCryptoError.drainQueue() }
-        if padding == .pss {
-            guard case .rsa = algorithm else { return false }
-        }
         guard let randomness = try? DeterministicRandomness.shared() else { return false }
         let md: OpaquePointer
         if let digest {
@@ -169,12 +175,11 @@ public final class PublicKey: @unchecked Sendable, Hashable {
                                                              libraryContext: randomness.libraryContext) else { return false }
             md = copy
         } else {
-            // EdDSA (or a key's default digest): no digest context to copy.
+            // EdDSA verifies the message itself in one call: no digest state worth keeping in a template.
             guard let fresh = EVP_MD_CTX_new() else { return false }
             md = fresh
             var keyContext: OpaquePointer?
-            guard EVP_DigestVerifyInit_ex(md, &keyContext, nil, randomness.libraryContext, nil, pkey, nil) == 1,
-                  padding != .pss || RSAPadding.configurePSS(keyContext) == 1 else {
+            guard EVP_DigestVerifyInit_ex(md, &keyContext, nil, randomness.libraryContext, nil, pkey, nil) == 1 else {
                 EVP_MD_CTX_free(md)
                 return false
             }

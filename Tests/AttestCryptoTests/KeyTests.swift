@@ -194,9 +194,10 @@ import Testing
     @Test func contextsAreKeptPerDigestAndPadding() throws {
         let ec = try PrivateKey.derive(.ec(.p384), seed: Self.seed, label: "templates")
         let rsa = try PrivateKey.derive(.rsa(bits: 2048), seed: Self.seed, label: "rsa")
+        let p521 = try PrivateKey.derive(.ec(.p521), seed: Self.seed, label: "templates")
         let message = Array("one key, several setups".utf8)
         let setups: [(PrivateKey, HashAlgorithm, RSAPadding)] = [
-            (ec, .sha256, .pkcs1v15), (ec, .sha384, .pkcs1v15), (ec, .sha512, .pkcs1v15),
+            (ec, .sha256, .pkcs1v15), (ec, .sha384, .pkcs1v15), (ec, .sha512, .pkcs1v15), (p521, .sha512, .pkcs1v15),
             (rsa, .sha256, .pkcs1v15), (rsa, .sha256, .pss), (rsa, .sha384, .pss),
         ]
         let signatures = try setups.map { key, digest, padding in try key.sign(message, digest: digest, padding: padding) }
@@ -215,7 +216,37 @@ import Testing
         #expect(mismatches.value == 0)
         #expect(!ec.publicKey.verify(signatures[0], for: message, digest: .sha256, padding: .pss))
     }
+
+    /// A key signs and verifies only in its own scheme: EdDSA over the message itself, every other key over a digest,
+    /// PSS with RSA only. Any other combination is refused, never OpenSSL's default digest or an ignored padding.
+    @Test func signaturesAreInTheKeysOwnScheme() throws {
+        let message = Array("scheme".utf8)
+        let ed25519 = try PrivateKey.derive(.ed25519, seed: Self.seed, label: "scheme")
+        let ed448 = try PrivateKey.derive(.ed448, seed: Self.seed, label: "scheme")
+        let p256 = try PrivateKey.derive(.ec(.p256), seed: Self.seed, label: "scheme")
+        let rsa = try PrivateKey.derive(.rsa(bits: 2048), seed: Self.seed, label: "rsa")
+        for key in [ed25519, ed448] {
+            let signature = try key.sign(message, digest: nil)
+            #expect(key.publicKey.verify(signature, for: message, digest: nil))
+            #expect(!key.publicKey.verify(signature, for: message + [0], digest: nil))
+            #expect(!key.publicKey.verify(signature, for: message, digest: .sha256))
+            #expect(throws: AttestCryptoError.self) { try key.sign(message, digest: .sha256) }
+        }
+        for key in [p256, rsa] {
+            // Without a digest OpenSSL would sign SHA-256: the same signature must not pass as "no digest".
+            let signature = try key.sign(message, digest: .sha256)
+            #expect(key.publicKey.verify(signature, for: message, digest: .sha256))
+            #expect(!key.publicKey.verify(signature, for: message, digest: nil))
+            #expect(throws: AttestCryptoError.self) { try key.sign(message, digest: nil) }
+        }
+        #expect(throws: AttestCryptoError.self) { try p256.sign(message, digest: .sha256, padding: .pss) }
+        #expect(!p256.publicKey.verify(try p256.sign(message, digest: .sha256), for: message, digest: .sha256, padding: .pss))
+        let pss = try rsa.sign(message, digest: .sha256, padding: .pss)
+        #expect(rsa.publicKey.verify(pss, for: message, digest: .sha256, padding: .pss))
+        #expect(!rsa.publicKey.verify(pss, for: message, digest: .sha256))
+    }
 }
+
 
 private extension Sequence {
     /// The elements in an order that depends on `seed` only.
