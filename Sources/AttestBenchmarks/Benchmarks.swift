@@ -182,7 +182,8 @@ enum Benchmarks {
     /// runner runs on: this function is not isolated to the main actor, like the runner, so its clock starts and stops
     /// there and leaves out the hop from the benchmark's main actor to that executor and back (tens of microseconds,
     /// paid once per call whatever the number of cases: the CLI pays it once per run, but it was a fifth of a
-    /// nine-case round here).
+    /// nine-case round here). What it times is `Runner.run` at one job with no progress callback: a lower bound on
+    /// a CLI run, which also starts a child task per case at more jobs, reports progress, and renders its report.
     nonisolated static func judge(_ cases: [Case], profile: Profile, seed: UInt64) async -> (exitCode: Int32, time: Duration) {
         let clock = ContinuousClock()
         let start = clock.now

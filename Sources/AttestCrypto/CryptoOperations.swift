@@ -2,8 +2,8 @@ import Foundation
 
 /// Counts of the public-key operations this process asked OpenSSL for, by kind and key (`sign P-256`,
 /// `verify RSA-2048`, `keygen RSA-2048`), for scripts/bench to price each profile at `openssl speed`'s rates from the
-/// same run. Off unless `counting` is set, so ordinary runs pay an uncontended lock per operation; counting adds a
-/// dictionary update, named only when the counts are taken.
+/// same run. Off unless `counting` is set, so ordinary runs take one process-wide lock per operation (held for a flag
+/// check); counting adds a dictionary update, named only when the counts are taken.
 package enum CryptoOperations {
     /// One kind of operation on one kind of key; its name (`sign P-256`) is made only when the counts are taken.
     private struct Tally: Hashable {

@@ -32,7 +32,7 @@ import Testing
     }
 
     /// The fido map with one change, and the pointer and words its error must carry.
-    nonisolated(unsafe) static let faults: [(change: @Sendable (inout [String: Any]) -> Void, pointer: String, words: String)] = [
+    static let faults: [(change: @Sendable (inout [String: Any]) -> Void, pointer: String, words: String)] = [
         ({ $0["format"] = "attest-harness-api-map/9" }, "/format", "expected \"attest-harness-api-map/1\""),
         ({ $0["sessions"] = "jar" }, "/sessions", "expected \"cookies\" or \"none\""),
         ({ $0["colour"] = "blue" }, "/colour", "unknown member"),

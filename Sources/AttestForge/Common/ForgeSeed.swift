@@ -18,7 +18,7 @@ public struct ForgeSeed: Hashable, Sendable {
 
     var bytes: [UInt8] { Array("attest-harness seed \(value)".utf8) }
 
-    /// The key (`algorithm`, `label`) derives to under this seed. Derived once per process and kept: an RSA-4096
+    /// The key (`algorithm`, `label`) derives to under this seed. Derived once and kept (`KeyCache`): an RSA-4096
     /// derivation takes seconds, and every case of a family reuses its PKI's keys.
     public func key(_ algorithm: KeyAlgorithm, _ label: String) throws -> PrivateKey {
         try KeyCache.shared.key(KeyCache.Name(seed: value, algorithm: algorithm, label: label)) {
@@ -44,8 +44,12 @@ public struct ForgeSeed: Hashable, Sendable {
 }
 
 /// Derived keys by (seed, algorithm, label), shared by every thread of the process. A key is derived under the lock,
-/// so two threads wanting the same RSA key wait for one derivation. Bounded: it empties once it holds `capacity` keys
-/// (a run uses a few seeds, each a few dozen keys; a benchmark or a long-lived process goes through many).
+/// so two threads wanting the same RSA key wait for one derivation.
+///
+/// Bounded in two generations of at most `capacity` keys each: when the newer one fills, it becomes the older one
+/// and the oldest keys go; a key found in the older generation moves to the newer. A run uses a few seeds of a few
+/// dozen keys each and never reaches the bound; a benchmark or a long-lived process forging from many seeds drops
+/// the keys of seeds it no longer uses, while the keys in use (a family's PKI) stay.
 private final class KeyCache: @unchecked Sendable {
     struct Name: Hashable {
         let seed: UInt64
@@ -54,17 +58,21 @@ private final class KeyCache: @unchecked Sendable {
     }
 
     static let shared = KeyCache()
-    private let capacity = 1024
-    private var keys: [Name: PrivateKey] = [:]
+    private let capacity = 512
+    private var newer: [Name: PrivateKey] = [:]
+    private var older: [Name: PrivateKey] = [:]
     private let lock = NSLock()
 
     func key(_ name: Name, derive: () throws -> PrivateKey) throws -> PrivateKey {
         lock.lock()
         defer { lock.unlock() }
-        if let key = keys[name] { return key }
-        let key = try derive()
-        if keys.count >= capacity { keys.removeAll(keepingCapacity: true) }
-        keys[name] = key
+        if let key = newer[name] { return key }
+        let key = try older.removeValue(forKey: name) ?? derive()
+        if newer.count >= capacity {
+            older = newer
+            newer = [:]
+        }
+        newer[name] = key
         return key
     }
 }
