@@ -2,26 +2,37 @@
 /// returns: the reader checks the whole input once and allocates no array per element; an element's content
 /// arrays are made only when asked for (`DERElement.content`, `primitiveBytes`, `children`).
 ///
-/// Immutable once made, hence `Sendable` (unchecked only because the nodes live in memory the tree allocates, copies
-/// the reader's list into and frees when it goes). An element keeps the whole input alive, as a slice would.
-final class DERParsedTree: @unchecked Sendable {
-    let input: [UInt8]
-    private let nodes: UnsafeBufferPointer<DERParsedNode>
-
-    /// A tree of `input` holding a copy of `nodes`.
-    init(input: [UInt8], nodes: UnsafeBufferPointer<DERParsedNode>) {
-        self.input = input
-        let copy = UnsafeMutableBufferPointer<DERParsedNode>.allocate(capacity: nodes.count)
-        _ = copy.initialize(from: nodes)
-        self.nodes = UnsafeBufferPointer(copy)
+/// One allocation: the nodes are stored in one object after its header (`Storage`, a `ManagedBuffer`), copied from
+/// the reader's list. Immutable once made, hence `Sendable` (unchecked because `ManagedBuffer` is a class with
+/// mutable storage, which nothing writes after `make`). An element keeps the whole input alive, as a slice would.
+struct DERParsedTree: @unchecked Sendable {
+    struct Header {
+        let input: [UInt8]
+        let count: Int
     }
 
-    deinit { nodes.deallocate() }
+    final class Storage: ManagedBuffer<Header, DERParsedNode> {
+        // The nodes are plain values (`BitwiseCopyable`): nothing to deinitialise; the header goes with the object.
+    }
+
+    private let storage: Storage
+
+    /// A tree of `input` holding a copy of `nodes`.
+    static func make(input: [UInt8], nodes: UnsafeBufferPointer<DERParsedNode>) -> DERParsedTree {
+        let buffer = Storage.create(minimumCapacity: nodes.count) { _ in Header(input: input, count: nodes.count) }
+        let storage = unsafeDowncast(buffer, to: Storage.self)
+        if let source = nodes.baseAddress {
+            storage.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: nodes.count) }
+        }
+        return DERParsedTree(storage: storage)
+    }
+
+    var input: [UInt8] { storage.header.input }
 
     /// Node `index`, which must be below the node count (checked).
     func node(_ index: Int) -> DERParsedNode {
-        precondition(index >= 0 && index < nodes.count)
-        return nodes[index]
+        precondition(index >= 0 && index < storage.header.count)
+        return storage.withUnsafeMutablePointerToElements { $0[index] }
     }
 
     func primitiveBytes(of index: Int) -> [UInt8] { Array(input[node(index).content]) }

@@ -109,7 +109,7 @@ public struct DERReader {
                 } catch {
                     return .failure(error)
                 }
-                return .success(DERParsedTree(input: bytes, nodes: nodes.buffer))
+                return .success(DERParsedTree.make(input: bytes, nodes: nodes.buffer))
             }
         }
         return try outcome.get()
