@@ -157,10 +157,11 @@ public final class PrivateKey: @unchecked Sendable {
             var key: OpaquePointer?
             // An RSA prime search takes as long as its seed makes it (a deterministic key's time varies tenfold
             // between seeds): scripts/bench prices these keys at the CPU time OpenSSL's search took on this thread,
-            // in microseconds (not wall time, which would count whatever else ran on the machine meanwhile).
-            let start = CryptoOperations.threadCPUMicroseconds()
+            // in microseconds (not wall time, which would count whatever else ran on the machine meanwhile). The thread's
+            // CPU clock is a system call: read only for RSA.
+            let start: Int? = if case .rsa = algorithm { CryptoOperations.threadCPUMicroseconds() } else { nil }
             try check(EVP_PKEY_generate(ctx, &key), "EVP_PKEY_generate")
-            if case .rsa = algorithm {
+            if let start {
                 CryptoOperations.record("keygen-us", algorithm, amount: CryptoOperations.threadCPUMicroseconds() - start)
             }
             return try check(key, "EVP_PKEY_generate")
