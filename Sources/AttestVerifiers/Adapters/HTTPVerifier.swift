@@ -71,6 +71,12 @@ public struct HTTPVerifier: AttestationVerifier {
 /// once per profile and the document is assembled around the case's: with sorted keys and no whitespace,
 /// `{"cases":[C],"format":F,"profile":P}` is exactly what encoding the whole `ExecSuite` writes
 /// (`HTTPVerifierTests` compares the two).
+///
+/// The case itself is written here rather than by `JSONEncoder`, whose generic encoding was most of the client's
+/// time per request: the same bytes (keys sorted by their UTF-8 octets, strings escaped as `JSONEncoder` escapes
+/// them, ISO 8601 times, base64 inputs), which the same test checks for every case of every built-in profile and
+/// for strings with quotes, controls, slashes and non-ASCII text. A string with anything but printable ASCII,
+/// tab, line feed and carriage return is left to `JSONEncoder` itself.
 package enum WireSuite {
     package static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
@@ -81,13 +87,95 @@ package enum WireSuite {
     }
 
     package static func body(profile: Profile, testCase: VerifierCase) throws -> [UInt8] {
-        let suite = ExecSuite(profile: profile, requests: [])
-        let encoder = encoder
-        let profileJSON = try profiles.value(for: suite.profile) { Array(try encoder.encode(suite.profile)) }
-        return Array(#"{"cases":["#.utf8) + Array(try encoder.encode(testCase)) + Array(#"],"format":"#.utf8)
-            + Array(try encoder.encode(suite.format)) + Array(#","profile":"#.utf8) + profileJSON + [UInt8(ascii: "}")]
+        let profileJSON = try profiles.value(for: profile) {
+            let encoder = encoder
+            let suite = ExecSuite(profile: profile, requests: [])
+            return (Array(try encoder.encode(suite.format)), Array(try encoder.encode(suite.profile)))
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        out += #"{"cases":["#.utf8
+        try write(testCase, into: &out)
+        out += #"],"format":"#.utf8
+        out += profileJSON.format
+        out += #","profile":"#.utf8
+        out += profileJSON.profile
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
-    /// Encoded profiles by value: a run has one, a library user running many servers a few.
-    private static let profiles = Memo<ExecSuite.Profile, [UInt8]>(capacity: 16, size: { _, json in 2 * json.count })
+    /// The format and profile encodings by profile: a run has one, a library user running many servers a few.
+    private static let profiles = Memo<Profile, (format: [UInt8], profile: [UInt8])>(
+        capacity: 16, size: { _, json in 2 * (json.format.count + json.profile.count) })
+
+    /// `VerifierCase` as `JSONEncoder` writes it with `encoder`'s settings: keys `context`, `family`, `id`, `steps`.
+    package static func write(_ testCase: VerifierCase, into out: inout [UInt8]) throws {
+        out += #"{"context":{"parameters":"#.utf8
+        try writeObject(testCase.context.parameters.map { ($0.key, $0.value) }, into: &out)
+        out += #","time":"#.utf8
+        try write(testCase.context.time, into: &out)
+        out += #","trustAnchors":["#.utf8
+        for (index, anchor) in testCase.context.trustAnchors.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            try write(anchor, into: &out)
+        }
+        out += #"]},"family":"#.utf8
+        try write(testCase.family.rawValue, into: &out)
+        out += #","id":"#.utf8
+        try write(testCase.id, into: &out)
+        out += #","steps":["#.utf8
+        for (index, step) in testCase.steps.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            // `VerifierStep`: keys `inputs`, `kind`, `time` (absent when nil); inputs in base64.
+            out += #"{"inputs":"#.utf8
+            try writeObject(step.inputs.map { ($0.key.rawValue, Data($0.value).base64EncodedString()) }, into: &out)
+            out += #","kind":"#.utf8
+            try write(step.kind.rawValue, into: &out)
+            if let time = step.time {
+                out += #","time":"#.utf8
+                try write(time, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out += "]}".utf8
+    }
+
+    /// An object of strings, its keys in the order `.sortedKeys` gives them (their UTF-8 octets compared).
+    private static func writeObject(_ entries: [(String, String)], into out: inout [UInt8]) throws {
+        out.append(UInt8(ascii: "{"))
+        for (index, entry) in entries.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            try write(entry.0, into: &out)
+            out.append(UInt8(ascii: ":"))
+            try write(entry.1, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A JSON string: printable ASCII with `"` and `\` escaped, and tab, line feed and carriage return as `\t`,
+    /// `\n`, `\r`; a string with anything else goes to `JSONEncoder` whole.
+    private static func write(_ text: String, into out: inout [UInt8]) throws {
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d }
+        guard plain else {
+            out += try encoder.encode(text)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case 0x09: out += #"\t"#.utf8
+            case 0x0a: out += #"\n"#.utf8
+            case 0x0d: out += #"\r"#.utf8
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A time as `JSONEncoder`'s `.iso8601` strategy writes it.
+    private static func write(_ date: Date, into out: inout [UInt8]) throws {
+        try write(date.formatted(.iso8601), into: &out)
+    }
 }
