@@ -230,22 +230,11 @@ public final class PrivateKey: @unchecked Sendable {
             pseudorandomKey: signingPseudorandomKey, label: "sign \(digest?.rawValue ?? "none") " + hex(sha256(message)),
             count: entropyCount)
         return try DeterministicRandomness.shared().withEntropy(entropy) { context in
-            let md: OpaquePointer
-            if let digest {
-                // A copy of a context initialised once for this key, digest and padding: the same state
-                // EVP_DigestSignInit_ex would build, without fetching the signature and digest algorithms again.
-                // Randomness is drawn by the copy when it signs, from the DRBGs `withEntropy` has loaded.
-                md = try signingTemplates.context(.init(digest: digest, padding: padding), pkey: pkey, algorithm: algorithm,
+            // A copy of a context initialised once for this key, digest and padding (EdDSA: initialised afresh), the
+            // state EVP_DigestSignInit_ex would build without fetching the algorithms again. Randomness is drawn when
+            // it signs, from the DRBGs `withEntropy` has loaded.
+            let md = try signingTemplates.context(digest: digest, padding: padding, pkey: pkey, algorithm: algorithm,
                                                   libraryContext: context)
-            } else {
-                // EdDSA signs the message itself in one call: no digest state worth keeping in a template.
-                md = try check(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
-                var keyContext: OpaquePointer?
-                guard EVP_DigestSignInit_ex(md, &keyContext, nil, context, nil, pkey, nil) == 1 else {
-                    EVP_MD_CTX_free(md)
-                    throw AttestCryptoError.fromQueue("EVP_DigestSignInit_ex")
-                }
-            }
             defer { EVP_MD_CTX_free(md) }
             // The key's largest signature (EVP_PKEY_get_size) is room enough for any it makes: one call signs.
             var length = Int(EVP_PKEY_get_size(pkey))

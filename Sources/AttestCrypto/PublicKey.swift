@@ -168,22 +168,9 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         CryptoOperations.record("verify", algorithm)
         defer { AttestCryptoError.drainQueue() }
         guard let randomness = try? DeterministicRandomness.shared() else { return false }
-        let md: OpaquePointer
-        if let digest {
-            // A copy of a context initialised once for this key, digest and padding (`DigestContextTemplates`).
-            guard let copy = try? verifyingTemplates.context(.init(digest: digest, padding: padding), pkey: pkey, algorithm: algorithm,
-                                                             libraryContext: randomness.libraryContext) else { return false }
-            md = copy
-        } else {
-            // EdDSA verifies the message itself in one call: no digest state worth keeping in a template.
-            guard let fresh = EVP_MD_CTX_new() else { return false }
-            md = fresh
-            var keyContext: OpaquePointer?
-            guard EVP_DigestVerifyInit_ex(md, &keyContext, nil, randomness.libraryContext, nil, pkey, nil) == 1 else {
-                EVP_MD_CTX_free(md)
-                return false
-            }
-        }
+        // A copy of a context initialised once for this key, digest and padding; EdDSA's initialised afresh.
+        guard let md = try? verifyingTemplates.context(digest: digest, padding: padding, pkey: pkey, algorithm: algorithm,
+                                                       libraryContext: randomness.libraryContext) else { return false }
         defer { EVP_MD_CTX_free(md) }
         return EVP_DigestVerify(md, signature, signature.count, message, message.count) == 1
     }
