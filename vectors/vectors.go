@@ -111,14 +111,17 @@ type Profile struct {
 // Case is one case: run its steps in order in one fresh verifier session configured from Context, and compare each
 // verdict with Expected[profile][step index].
 type Case struct {
-	ID          CaseID                    `json:"id"`
-	Rule        RuleID                    `json:"rule,omitempty"`
-	Description string                    `json:"description"`
-	Importance  Importance                `json:"importance"`
-	Anchors     []string                  `json:"anchors,omitempty"`
-	Context     Context                   `json:"context"`
-	Steps       []Step                    `json:"steps"`
-	Expected    map[ProfileName][]Outcome `json:"expected"`
+	ID          CaseID     `json:"id"`
+	Rule        RuleID     `json:"rule,omitempty"`
+	Description string     `json:"description"`
+	Importance  Importance `json:"importance"`
+	Anchors     []string   `json:"anchors,omitempty"`
+	// Control is a negative case's valid twin (same baseline, no mutation): count a refusal as a pass only when the
+	// verifier accepted the control in the same run. Empty for valid cases.
+	Control  CaseID                    `json:"control,omitempty"`
+	Context  Context                   `json:"context"`
+	Steps    []Step                    `json:"steps"`
+	Expected map[ProfileName][]Outcome `json:"expected"`
 }
 
 // Context says how to configure the verifier session: the time to treat as now, PEM trust anchors, parameters.

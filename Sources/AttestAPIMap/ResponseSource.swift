@@ -4,16 +4,20 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
     case json(String)
     case header(String)
     case httpStatus
+    /// The whole body as text (its first `MapResponse.bodyTextLimit` bytes), for a regular expression to search.
+    case body
 
     init(parsing text: String, at pointer: String) throws {
         if text == "http-status" {
             self = .httpStatus
+        } else if text == "body" {
+            self = .body
         } else if text.hasPrefix("json:"), text.dropFirst(5).isEmpty || text.dropFirst(5).hasPrefix("/") {
             self = .json(String(text.dropFirst(5)))
         } else if text.hasPrefix("header:"), !text.dropFirst(7).isEmpty {
             self = .header(String(text.dropFirst(7)))
         } else {
-            throw APIMapError(pointer, "\"\(text)\" is not a response source (json:/POINTER, header:NAME or http-status)")
+            throw APIMapError(pointer, "\"\(text)\" is not a response source (json:/POINTER, header:NAME, http-status or body)")
         }
     }
 
@@ -23,6 +27,7 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
         case .json(let pointer): response.json?.at(pointer)
         case .header(let name): response.header(name).map(JSONValue.string)
         case .httpStatus: .integer(response.status)
+        case .body: .string(response.bodyText)
         }
     }
 
@@ -31,6 +36,7 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
         case .json(let pointer): "json:\(pointer)"
         case .header(let name): "header:\(name)"
         case .httpStatus: "http-status"
+        case .body: "body"
         }
     }
 }
@@ -53,6 +59,13 @@ public struct MapResponse: Sendable {
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
+
+    /// How much of a body a pattern searches: a refusal's explanation is near its start, and a regular expression
+    /// over an unbounded body would cost unbounded time.
+    public static let bodyTextLimit = 64 << 10
+
+    /// The body's first `bodyTextLimit` bytes as text.
+    public var bodyText: String { String(decoding: body.prefix(Self.bodyTextLimit), as: UTF8.self) }
 
     /// A printable excerpt of the body for reasons and errors.
     var excerpt: String { String(decoding: body.prefix(300), as: UTF8.self) }

@@ -1,18 +1,48 @@
+import Foundation
 import AttestConformance
 
 /// How a step's last response becomes a verdict. `accept`: the HTTP statuses (`"2xx"` or a list) and JSON members
 /// (pointer to value) that together mean the server accepted; anything else is a refusal. `status`: the response
 /// values whose texts, joined by a space, are the refusal's API status (`["json:/errorCode", "json:/step"]` gives
 /// `100012 NONCE`; `["http-status"]` gives `403`), compared with the status a case documents. `reason`: where the
-/// server explains a refusal. `rules`: API error codes (the status's first word) that name one rule.
-/// `refusalStatus`: the HTTP status an emulation of this map answers refusals with when `status` does not read it.
+/// server explains a refusal. `rules`: API error codes that name one rule, read from `ruleCode` (a response source,
+/// e.g. `json:/error/code`) or else the status's first word. `rulePatterns`: regular expressions searched in a
+/// response source (`body`, `json:/detail`, ...), in order, each naming the rule a matching refusal is under (for
+/// servers that explain refusals in words only). A refusal names no rule when neither matches: it can then be
+/// proven by its control, not by its reason. `refusalStatus`: the HTTP status an emulation of this map answers
+/// refusals with when `status` does not read it. An HTTP 5xx that is not an accept status or the map's
+/// `refusalStatus` is the server's crash on the step, never a refusal.
 public struct VerdictMap: Hashable, Sendable {
+    /// A regular expression that names the rule of a refusal whose `source` matches it.
+    public struct RulePattern: Hashable, Sendable {
+        public let source: ResponseSource
+        public let pattern: String
+        public let rule: RuleID
+        let expression: Expression
+
+        /// A compiled expression, compared by its pattern.
+        struct Expression: Hashable, @unchecked Sendable {
+            /// `NSRegularExpression` is immutable once made and documented as safe to use from several threads.
+            let regex: NSRegularExpression
+            static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.regex.pattern == rhs.regex.pattern }
+            func hash(into hasher: inout Hasher) { hasher.combine(regex.pattern) }
+        }
+
+        func matches(_ response: MapResponse) -> Bool {
+            guard let text = source.read(response)?.text else { return false }
+            let bounded = String(text.utf8.prefix(MapResponse.bodyTextLimit)) ?? text
+            return expression.regex.firstMatch(in: bounded, range: NSRange(bounded.startIndex..., in: bounded)) != nil
+        }
+    }
+
     public var acceptStatuses: ClosedRange<Int>?
     public var acceptStatusList: [Int]
     public var acceptMembers: [String: JSONValue]
     public var status: [ResponseSource]
     public var reason: ResponseSource?
     public var rules: [String: RuleID]
+    public var ruleCode: ResponseSource?
+    public var rulePatterns: [RulePattern]
     public var refusalStatus: Int
 
     init(_ reader: ObjectReader) throws {
@@ -44,9 +74,27 @@ public struct VerdictMap: Hashable, Sendable {
             guard let rule = value.stringValue else { throw APIMapError(reader.at("rules"), "each code names a rule id") }
             return RuleID(rule)
         }
+        ruleCode = try reader.optionalString("ruleCode").map { try ResponseSource(parsing: $0, at: reader.at("ruleCode")) }
+        rulePatterns = try reader.array("rulePatterns").map { item, pointer in
+            guard case .object(let members) = item else { throw APIMapError(pointer, "expected {\"source\", \"regex\", \"rule\"}") }
+            let entry = ObjectReader(members, at: pointer)
+            guard let text = try entry.optionalString("regex"), !text.isEmpty, text.utf8.count <= 1024 else {
+                throw APIMapError(entry.at("regex"), "expected a regular expression of 1 to 1024 bytes")
+            }
+            guard let rule = try entry.optionalString("rule") else { throw APIMapError(entry.at("rule"), "expected a rule id") }
+            let source = try ResponseSource(parsing: try entry.optionalString("source") ?? "body", at: entry.at("source"))
+            let regex: NSRegularExpression
+            do {
+                regex = try NSRegularExpression(pattern: text)
+            } catch {
+                throw APIMapError(entry.at("regex"), "not a regular expression: \(error.localizedDescription)")
+            }
+            try entry.onlyKnown(["source", "regex", "rule"])
+            return RulePattern(source: source, pattern: text, rule: RuleID(rule), expression: .init(regex: regex))
+        }
         refusalStatus = try reader.integer("refusalStatus") ?? 400
         guard (400...599).contains(refusalStatus) else { throw APIMapError(reader.at("refusalStatus"), "expected an HTTP error status, 400 to 599") }
-        try reader.onlyKnown(["accept", "status", "reason", "rules", "refusalStatus"])
+        try reader.onlyKnown(["accept", "status", "reason", "rules", "ruleCode", "rulePatterns", "refusalStatus"])
     }
 
     /// Whether `response` is an acceptance.
@@ -59,9 +107,20 @@ public struct VerdictMap: Hashable, Sendable {
     public func verdict(_ response: MapResponse) -> Verdict {
         if accepts(response) { return .accept }
         let parts = status.compactMap { $0.read(response)?.text }.filter { !$0.isEmpty }
-        let code = parts.first
         let reason = reason.flatMap { $0.read(response)?.text } ?? response.excerpt
-        return Verdict(.reject, reason: "HTTP \(response.status): \(reason)", rule: code.flatMap { rules[$0] },
-                       status: parts.isEmpty ? nil : parts.joined(separator: " "))
+        let statusText = parts.isEmpty ? nil : parts.joined(separator: " ")
+        if (500...599).contains(response.status), response.status != refusalStatus {
+            return Verdict(.crash, reason: "HTTP \(response.status): \(reason)", status: statusText)
+        }
+        return Verdict(.reject, reason: "HTTP \(response.status): \(reason)", rule: rule(of: response, code: parts.first),
+                       status: statusText)
+    }
+
+    /// The rule a refusal names: its code's (from `ruleCode`, else the status's first word), else the first
+    /// pattern that matches.
+    func rule(of response: MapResponse, code statusCode: String?) -> RuleID? {
+        let code = ruleCode.map { $0.read(response)?.text } ?? statusCode
+        if let code, let rule = rules[code] { return rule }
+        return rulePatterns.first { $0.matches(response) }?.rule
     }
 }

@@ -179,7 +179,7 @@ final class MapEmulation: @unchecked Sendable {
             switch capture.from {
             case .json(let pointer): answer = answer.setting(pointer, to: value)
             case .header(let name): headers += "\(name): \(value.text ?? "")\n"
-            case .httpStatus: break
+            case .httpStatus, .body: break
             }
         }
         let status = verdict.acceptStatuses.map { _ in 200 } ?? verdict.acceptStatusList.first ?? 200
@@ -197,7 +197,7 @@ final class MapEmulation: @unchecked Sendable {
             switch source {
             case .json(let pointer): answer = answer.setting(pointer, to: .string(part))
             case .httpStatus: if status == nil, let code = Int(part), (400...599).contains(code) { httpStatus = code }
-            case .header: break
+            case .header, .body: break
             }
         }
         if case .json(let pointer)? = verdict.reason { answer = answer.setting(pointer, to: .string(reason)) }

@@ -13,7 +13,7 @@ import AttestConformance
 ///   - profile: the policy your verifier enforces: a built-in one (`.appleAppAttest`, `.webAuthnL3`, ...) or your
 ///     own `Profile`; a case breaking a rule the profile does not enforce is expected to be accepted.
 ///   - seed: the forge seed; the same seed gives the same cases (and the same `forge --case` reproduction).
-///   - filter: only cases whose id matches this shell glob (`appattest.nonce.*`).
+///   - filter: only cases whose id matches this shell glob (`appattest.nonce.*`), and the controls they name.
 ///   - jobs: cases in flight at once (ignored when the verifier requires serial cases).
 /// - Returns: the report, when every case passed.
 @discardableResult
@@ -23,6 +23,8 @@ public func expectConformance(of verifier: some AttestationVerifier, profile: Pr
     var cases = catalogue
     if let filter { cases = cases.filter { CaseFilter.matches(filter, $0.id) } }
     guard !cases.isEmpty else { throw ConformanceFailure.noCases(profile: profile.name, filter: filter) }
+    // The controls of the selected cases run too: a refusal passes only when its control was accepted.
+    cases = Case.withControls(cases, from: catalogue)
     try await verifier.prepare()
     var report = await Runner(profile: profile, verifier: verifier).run(cases, seed: seed, jobs: jobs)
     report.catalogue = BuiltinCatalogue.version(of: catalogue, under: profile)

@@ -98,6 +98,16 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, json.dumps(answer).encode())
             if mode == "idleclose":
                 self.close_connection = True
+        elif mode == "malformed500":
+            # A server that crashes on malformed evidence: every valid case accepted, every other case answered 500.
+            suite = json.loads(body)
+            if any(".valid." not in case["id"] for case in suite["cases"]):
+                self.reply(500, b"Internal Server Error: Traceback (most recent call last): ...")
+                return
+            answer = {"format": "attest-harness-exec-results/1", "harness": "hostile",
+                      "results": [{"id": case["id"], "verdicts": [{"outcome": "accept"} for _ in case["steps"]]}
+                                  for case in suite["cases"]]}
+            self.reply(200, json.dumps(answer).encode())
         elif mode == "wrongid":
             answer = {"format": "attest-harness-exec-results/1", "harness": "hostile",
                       "results": [{"id": "other", "verdicts": [{"outcome": "accept"}]}]}

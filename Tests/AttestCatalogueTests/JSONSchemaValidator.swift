@@ -29,6 +29,9 @@ struct JSONSchemaValidator {
         case "object":
             guard let object = value as? [String: Any] else { return errors + ["\(path): not an object"] }
             for key in schema["required"] as? [String] ?? [] where object[key] == nil { errors.append("\(path): missing \(key)") }
+            for (present, needed) in schema["dependentRequired"] as? [String: [String]] ?? [:] where object[present] != nil {
+                for key in needed where object[key] == nil { errors.append("\(path): \(present) without \(key)") }
+            }
             let properties = schema["properties"] as? [String: Any] ?? [:]
             if let names = (schema["propertyNames"] as? [String: Any])?["pattern"] as? String {
                 for key in object.keys where key.range(of: names, options: .regularExpression) == nil {

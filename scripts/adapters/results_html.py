@@ -6,8 +6,9 @@ import html
 from collections import Counter
 
 # Most severe first: a cell with several kinds is coloured by the first it has.
-SEVERITY = ["error", "finding", "policy", "unsupported", "agree"]
-LABEL = {"agree": "pass", "finding": "finding", "policy": "policy", "unsupported": "unsupported", "error": "error"}
+SEVERITY = ["error", "crash", "finding", "masked", "unconfirmed", "policy", "unsupported", "agree"]
+LABEL = {"agree": "pass", "finding": "finding", "crash": "crash", "masked": "masked", "unconfirmed": "unconfirmed",
+         "policy": "policy", "unsupported": "unsupported", "error": "error"}
 
 STYLE = """
 :root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --head: #f6f8fa;
@@ -57,7 +58,8 @@ td.cases { text-align: right; font-variant-numeric: tabular-nums; }
 .cell { white-space: nowrap; }
 .cell small { display: block; font-size: 11px; font-weight: normal; color: var(--muted); white-space: normal; }
 .agree { background: var(--pass-bg); color: var(--pass-fg); }
-.finding { background: var(--finding-bg); color: var(--finding-fg); font-weight: 600; }
+.finding, .crash { background: var(--finding-bg); color: var(--finding-fg); font-weight: 600; }
+.unconfirmed, .masked { background: #ddf4ff; color: #0550ae; }
 .policy { background: var(--policy-bg); color: var(--policy-fg); }
 .unsupported { background: var(--unsupported-bg); color: var(--unsupported-fg); }
 .error { background: var(--error-bg); color: var(--error-fg); font-weight: 600; }
@@ -130,6 +132,8 @@ def cell_text(kinds, total):
             parts.append(f"{n}/{total} pass")
         elif kind in ("finding", "error"):
             parts.append(plural(n, kind))
+        elif kind == "crash":
+            parts.append(f"{n} crash" + ("" if n == 1 else "es"))
         else:
             parts.append(LABEL[kind] if n == total else f"{n} {LABEL[kind]}")
     main = next(kind for kind in SEVERITY if kinds.get(kind))
@@ -200,22 +204,29 @@ def render(runs, classify, levels):
                '<span class="cell policy">policy</span> a rule the library leaves to its caller, by its own '
                'documentation; <span class="cell unsupported">unsupported</span> a format, algorithm or feature the '
                'library does not implement; <span class="cell error">error</span> the adapter gave no verdict; '
+               '<span class="cell crash">crash</span> the library raised something that is not a verification error; '
+               '<span class="cell unconfirmed">unconfirmed</span> refused, but its control was refused too; '
+               '<span class="cell masked">masked</span> refused for another rule\'s reason; '
                '<span class="cell na">n/a</span> the library was not run under that profile.</p>')
 
     # The same counts as results.md's table.
     out += ['<h2>Runs</h2>', '<table class="summary"><thead><tr><th>library</th><th>package</th><th>profile</th>'
-            '<th>cases</th><th>pass</th><th>findings</th><th>MUST / SHOULD / POLICY</th><th>policy</th>'
+            '<th>cases</th><th>pass</th><th>reason and control / control only / outcome</th><th>findings</th>'
+            '<th>MUST / SHOULD / POLICY</th><th>crashes</th><th>unconfirmed</th><th>masked</th><th>policy</th>'
             '<th>unsupported</th><th>errors</th></tr></thead><tbody>']
     for adapter, report in runs:
-        counts, by_level = Counter(), Counter()
+        counts, by_level, by_proof = Counter(), Counter(), Counter()
         for result in report["results"]:
-            kind = classify(result, adapter)[0]
+            kind, detail = classify(result, adapter)
             counts[kind] += 1
+            if kind == "agree":
+                by_proof[detail] += 1
             if kind == "finding":
                 by_level[levels.get(result.get("rule"), "MUST") if result.get("rule") else "MUST"] += 1
         split = " / ".join(str(by_level[level]) for level in ["MUST", "SHOULD", "POLICY"])
-        cells = [len(report["results"]), counts["agree"], counts["finding"], split, counts["policy"],
-                 counts["unsupported"], counts["error"]]
+        proofs = " / ".join(str(by_proof[proof]) for proof in ("reason-and-control", "control", "outcome"))
+        cells = [len(report["results"]), counts["agree"], proofs, counts["finding"], split, counts["crash"],
+                 counts["unconfirmed"], counts["masked"], counts["policy"], counts["unsupported"], counts["error"]]
         out.append(f'<tr><td>{esc(adapter["name"])}</td><td><code>{esc(adapter.get("package", "?"))}</code></td>'
                    f'<td><code>{esc(report["profile"])}</code></td>'
                    + "".join(f'<td class="n">{esc(c)}</td>' for c in cells) + '</tr>')

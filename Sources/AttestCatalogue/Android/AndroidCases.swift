@@ -52,7 +52,9 @@ public enum AndroidFamily: CatalogueFamily {
             let step = Step(kind: .androidKeyAttestation, inputs: [
                 .certificateChain: chain.flatMap(\.der), .publicKey: scenario.submittedKey.spki, .challenge: scenario.challenge,
             ], breaks: definition.rule)
-            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: [step])
+            // The control is the valid case of the same chain shape.
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: [step],
+                                       control: scenario.attestation.shape == .factory ? "factory-provisioned" : "remotely-provisioned")
         }
     }
 

@@ -71,7 +71,9 @@ public enum AppAttestFamily: CatalogueFamily {
                     .challenge: assertion.challenge,
                 ], breaks: scenario.brokenStep == index + 1 ? definition.rule : nil))
             }
-            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: steps)
+            // Every baseline is the valid case's attestation, or it and assertions: its control is the valid case.
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: steps,
+                                       control: "attestation-and-assertions")
         }
     }
 

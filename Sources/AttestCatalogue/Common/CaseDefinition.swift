@@ -1,23 +1,31 @@
 import AttestConformance
+import AttestEvidence
 
 /// One catalogued scenario of a family: its baseline (which steps exist before the mutation) and the mutation
 /// that breaks `rule`, or none for a valid case. Every family lists these; only `Baseline`, `Scenario` and
 /// `Forge` differ.
+///
+/// A negative definition's control is the valid case of the same family with the same baseline and no mutation:
+/// each family derives it from the baseline (`makeCase(control:)`), and a definition whose baseline the family
+/// cannot tell apart names it in `control` (the variant of a valid definition).
 struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
     let variant: String
     let rule: RuleID?
     let importance: Importance
     let description: String
     let baseline: Baseline
+    /// The variant of this negative case's control, when the family's derivation from the baseline does not give it.
+    let control: String?
     let mutate: @Sendable (inout Scenario, Forge) throws -> Void
 
     init(variant: String, rule: RuleID?, importance: Importance, description: String, baseline: Baseline,
-         mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
+         control: String? = nil, mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
         self.variant = variant
         self.rule = rule
         self.importance = importance
         self.description = description
         self.baseline = baseline
+        self.control = control
         self.mutate = mutate
     }
 
@@ -27,24 +35,37 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
         return "\(prefix).\(ruleName ?? "valid").\(variant)"
     }
 
-    func makeCase(prefix: String, family: FamilyName, context: CaseContext, steps: [Step]) -> Case {
-        Case(id: id(prefix: prefix), family: family, rule: rule, description: description, importance: importance,
-             context: context, steps: steps)
+    /// The case, with `<prefix>.valid.<control>` as its control when it is negative (this definition's own
+    /// `control` first, else the family's `derived` variant for its baseline).
+    func makeCase(prefix: String, family: FamilyName, context: CaseContext, steps: [Step], control derived: String) -> Case {
+        var testCase = Case(id: id(prefix: prefix), family: family, rule: rule, description: description, importance: importance,
+                            context: context, steps: steps)
+        if rule != nil { testCase.control = "\(prefix).valid.\(control ?? derived)" }
+        return testCase
     }
 }
 
 extension CaseDefinition where Baseline == Void {
     /// A definition whose family has a single baseline.
-    init(variant: String, rule: RuleID?, importance: Importance, description: String,
+    init(variant: String, rule: RuleID?, importance: Importance, description: String, control: String? = nil,
          mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
-        self.init(variant: variant, rule: rule, importance: importance, description: description, baseline: (), mutate: mutate)
+        self.init(variant: variant, rule: rule, importance: importance, description: description, baseline: (), control: control,
+                  mutate: mutate)
     }
 
     /// A definition that builds its whole scenario (families whose scenarios are request sequences).
-    init(variant: String, rule: RuleID?, importance: Importance, description: String,
+    init(variant: String, rule: RuleID?, importance: Importance, description: String, control: String? = nil,
          build: @escaping @Sendable (Forge) throws -> Scenario) {
-        self.init(variant: variant, rule: rule, importance: importance, description: description, baseline: ()) { scenario, forge in
+        self.init(variant: variant, rule: rule, importance: importance, description: description, baseline: (), control: control) { scenario, forge in
             scenario = try build(forge)
         }
+    }
+}
+
+extension Array where Element == Step {
+    /// The platform (`ios`, `android`) the steps' requests name, for families whose baselines are one per platform:
+    /// `android` when any step says so, else `ios`.
+    var platform: String {
+        contains { $0.inputs[.platform] == [UInt8]("android".utf8) } ? "android" : "ios"
     }
 }

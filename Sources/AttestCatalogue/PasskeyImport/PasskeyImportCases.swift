@@ -66,7 +66,9 @@ public enum PasskeyImportFamily: CatalogueFamily {
         return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = PasskeyImportScenario(requests: [])
             try definition.mutate(&scenario, forge)
-            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
+            let steps = try steps(scenario, breaking: definition.rule)
+            // The control is the valid import of the same platform.
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: steps, control: steps.platform)
         }
     }
 

@@ -63,8 +63,9 @@ public enum PerRequestFamily: CatalogueFamily {
         return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = PerRequestScenario(requests: [])
             try definition.mutate(&scenario, forge)
-            return definition.makeCase(prefix: idPrefix, family: name, context: context,
-                                       steps: try steps(scenario, breaking: definition.rule, parameters: parameters))
+            let steps = try steps(scenario, breaking: definition.rule, parameters: parameters)
+            // The control is the valid flow of the same platform.
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: steps, control: steps.platform)
         }
     }
 

@@ -42,8 +42,11 @@ public enum StepUpFamily: CatalogueFamily {
                 if case .approve(let approval) = request { return approval.message }
                 return nil
             }
-            context.parameters["stepUpMessage"] = (approvals.first ?? message).rawValue
-            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: try steps(scenario, breaking: definition.rule))
+            let form = approvals.first ?? message
+            context.parameters["stepUpMessage"] = form.rawValue
+            // The control is the valid approval of the same message form.
+            return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: try steps(scenario, breaking: definition.rule),
+                                       control: form == .actionBound ? "action-bound" : "challenge")
         }
     }
 

@@ -97,9 +97,31 @@ public enum WebAuthnFamily: CatalogueFamily {
                 caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
             }
             var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext,
-                                               steps: try steps(scenario, breaking: definition.rule))
+                                               steps: try steps(scenario, breaking: definition.rule),
+                                               control: control(definition.baseline, scenario))
             testCase.anchors = WebAuthnAnchors.byCase[testCase.id] ?? []
             return testCase
+        }
+    }
+
+    /// The valid case with the same baseline as a negative case: the valid registration of its statement format,
+    /// judged under the same relying-party policy (one that accepts any attestation, or one that takes its trust from
+    /// metadata).
+    static func control(_ baseline: Baseline, _ scenario: WebAuthnScenario) -> String {
+        let format: WebAuthnForge.Format
+        switch baseline {
+        case .registration(let value), .assertions(let value, _): format = value
+        }
+        if scenario.metadata != nil { return "metadata" }
+        if scenario.parameterOverrides["attestation"] == "none" { return format == .packedSelf ? "packed-self" : "none" }
+        switch format {
+        case .packed, .packedSelf, .none: return "packed"
+        case .androidKey: return "android-key"
+        case .apple: return "apple-synced-counter-zero"
+        case .fidoU2F: return "fido-u2f"
+        case .tpm: return "tpm"
+        case .tpmECC: return "tpm-ecc"
+        case .androidSafetyNet: return "android-safetynet"
         }
     }
 

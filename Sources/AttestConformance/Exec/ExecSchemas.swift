@@ -87,7 +87,7 @@ public enum ExecSchemas {
                   "required": ["outcome"],
                   "additionalProperties": false,
                   "properties": {
-                    "outcome": {"enum": ["accept", "reject", "unsupported"]},
+                    "outcome": {"enum": ["accept", "reject", "unsupported", "crash"]},
                     "reason": {"type": "string"},
                     "rule": {"type": "string"},
                     "status": {"type": "string"}

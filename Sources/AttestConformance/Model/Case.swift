@@ -121,8 +121,13 @@ public struct Case: Hashable, Sendable, Codable {
     /// The checks of public test suites and studies this case answers (`fido2-server:<test id>`,
     /// `state-of-passkeys:<manipulation>`), from the family's anchor maps; empty when it answers none.
     public var anchors: [String] = []
+    /// For a negative case: the id of its control, a valid case of the same family with the same baseline and no
+    /// mutation (for a stateful case, the same ceremony with the breaking step unbroken). A refusal of this case is
+    /// a pass only when the verifier accepted the control in the same run (`CaseResult.Status.unconfirmed`
+    /// otherwise). Nil for valid cases.
+    public var control: String? = nil
 
-    enum CodingKeys: String, CodingKey { case id, family, rule, description, importance, context, steps, anchors }
+    enum CodingKeys: String, CodingKey { case id, family, rule, description, importance, context, steps, anchors, control }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -132,6 +137,7 @@ public struct Case: Hashable, Sendable, Codable {
                   importance: try container.decode(Importance.self, forKey: .importance),
                   context: try container.decode(CaseContext.self, forKey: .context), steps: try container.decode([Step].self, forKey: .steps))
         anchors = try container.decodeIfPresent([String].self, forKey: .anchors) ?? []
+        control = try container.decodeIfPresent(String.self, forKey: .control)
     }
 
     public init(id: String, family: FamilyName, rule: RuleID?, description: String, importance: Importance,
@@ -155,5 +161,25 @@ public struct Case: Hashable, Sendable, Codable {
     /// The verdict expected for the whole case under `profile`.
     public func expectedOutcome(under profile: Profile) -> Verdict.Outcome {
         steps.contains { $0.expectedVerdict(under: profile) == .reject } ? .reject : .accept
+    }
+
+    /// Whether a pass of this case under `profile` is a refusal that its control must confirm: the case breaks a
+    /// rule the profile enforces.
+    public func needsControl(under profile: Profile) -> Bool {
+        rule.map(profile.enforces) ?? false
+    }
+
+    /// The index of the step that breaks the case's rule (the last one, when several do), or nil for a valid case.
+    public var breakingStep: Int? {
+        guard let rule else { return nil }
+        return steps.lastIndex { $0.breaks == rule }
+    }
+
+    /// `selected` and the controls they name from `catalogue`, in catalogue order (selected cases that are not in
+    /// the catalogue keep their place at the end): what `run --filter` judges, so that every refusal can be proven.
+    public static func withControls(_ selected: [Case], from catalogue: [Case]) -> [Case] {
+        let wanted = Set(selected.map(\.id)).union(selected.compactMap(\.control))
+        let known = Set(catalogue.map(\.id))
+        return catalogue.filter { wanted.contains($0.id) } + selected.filter { !known.contains($0.id) }
     }
 }

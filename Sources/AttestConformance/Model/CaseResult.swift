@@ -1,10 +1,21 @@
 /// What happened to one case.
 public struct CaseResult: Hashable, Sendable, Codable {
-    public enum Status: String, Hashable, Sendable, Codable {
-        /// Every step got its expected verdict.
+    public enum Status: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Every step got its expected verdict, and a refusal is backed: the verifier accepted the case's control in
+        /// the same run and, when it names a rule, named the broken one (`proof` says how much backs it).
         case pass
         /// A step got the opposite verdict: the verifier is wrong.
         case finding
+        /// The verifier refused the case, but it did not accept the case's control (the same evidence without the
+        /// mutation) in the same run: the refusal shows nothing. Neither a pass nor a finding; the control's own
+        /// result is where the verifier is wrong.
+        case unconfirmed
+        /// The verifier refused the case naming another rule than the one the case breaks: the refusal does not
+        /// show that it checks this rule. Neither a pass nor a finding.
+        case masked
+        /// The verifier failed instead of judging (a signal, an HTTP 5xx, a connection reset mid-answer, an
+        /// adapter's unexpected exception): never a rejection, and it fails the run like a finding.
+        case crash
         /// The verifier did not answer within the per-case timeout: a finding (a verifier that hangs is wrong).
         case hang
         /// The harness could not get a verdict (adapter failure, malformed answer).
@@ -15,8 +26,36 @@ public struct CaseResult: Hashable, Sendable, Codable {
 
         /// A finding or a hang: the verifier is wrong.
         public var isFinding: Bool { self == .finding || self == .hang }
-        /// What a CI gate fails on: findings, hangs and harness errors.
-        public var isFailure: Bool { isFinding || self == .error }
+        /// What a CI gate fails on: findings, hangs, crashes and harness errors.
+        public var isFailure: Bool { isFinding || self == .crash || self == .error }
+        /// A refusal the run cannot back (unconfirmed or masked): shown apart, never a pass.
+        public var isUnproven: Bool { self == .unconfirmed || self == .masked }
+    }
+
+    /// What backs a pass, strongest first.
+    public enum Proof: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A refusal whose control the verifier accepted in the same run and whose verdict names the broken rule.
+        case reasonAndControl = "reason-and-control"
+        /// A refusal whose control the verifier accepted in the same run; the verdict names no rule.
+        case control
+        /// An acceptance of a case expected to be accepted (a valid case, or one breaking a rule the profile does
+        /// not enforce): the outcome itself is the evidence.
+        case outcome
+    }
+
+    /// A negative case's control as the run judged it: its id, its status and what the verifier answered.
+    public struct ControlResult: Hashable, Sendable, Codable {
+        public let caseId: String
+        /// The control's status in this run, or nil when the run did not include it.
+        public let status: Status?
+        /// What the verifier answered the control, in words (`accept`, `reject 400 (...)`).
+        public let actual: String?
+
+        public init(caseId: String, status: Status?, actual: String?) {
+            self.caseId = caseId
+            self.status = status
+            self.actual = actual
+        }
     }
 
     /// How a result compares with the same case in a baseline report (`run --baseline`).
@@ -33,7 +72,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
     public let caseId: String
     public let rule: RuleID?
     public let importance: Importance
-    public let status: Status
+    public internal(set) var status: Status
     /// Index of the step that decided the status.
     public let step: Int?
     public let expected: Verdict.Outcome?
@@ -52,6 +91,10 @@ public struct CaseResult: Hashable, Sendable, Codable {
     public var reproduce: [String]? = nil
     /// For a failing case against an HTTP verifier: the requests, as curl lines with secrets redacted.
     public var requests: [String]? = nil
+    /// For a pass: what backs it.
+    public var proof: Proof? = nil
+    /// For a case expected to be refused: its control and what the verifier did with it.
+    public var control: ControlResult? = nil
 
     public init(caseId: String, rule: RuleID?, importance: Importance, status: Status, step: Int?, expected: Verdict.Outcome?,
                 actual: Verdict?, message: String?, expectedStatus: String? = nil) {
@@ -88,6 +131,9 @@ public struct CaseResult: Hashable, Sendable, Codable {
         case .hang: text = "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
         case .error: text = "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"
         case .unsupported: text = "\(caseId) [\(ruleText)]: unsupported: \(message ?? "")"
+        case .crash: text = "\(caseId) [\(ruleText)] step \(step ?? 0): CRASH: \(message ?? actualText)"
+        case .unconfirmed: text = "\(caseId) [\(ruleText)]: unconfirmed: \(message ?? "")"
+        case .masked: text = "\(caseId) [\(ruleText)]: masked: \(message ?? "")"
         }
         return DisplayText.safe(text)
     }

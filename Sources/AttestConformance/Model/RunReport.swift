@@ -46,17 +46,54 @@ public struct RunReport: Hashable, Sendable, Codable {
     public var errors: [CaseResult] { results.filter { $0.status == .error } }
     /// Cases the verifier could not judge where it runs, with the reason (not counted as passes or findings).
     public var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
+    /// The verifier failed instead of judging (a signal, a 5xx, an adapter's unexpected exception).
+    public var crashes: [CaseResult] { results.filter { $0.status == .crash } }
+    /// Refusals whose control the verifier did not accept in the same run.
+    public var unconfirmed: [CaseResult] { results.filter { $0.status == .unconfirmed } }
+    /// Refusals that name another rule than the one the case breaks.
+    public var masked: [CaseResult] { results.filter { $0.status == .masked } }
+    /// The passes backed by `proof`.
+    public func passes(provenBy proof: CaseResult.Proof) -> [CaseResult] {
+        results.filter { $0.status == .pass && $0.proof == proof }
+    }
     /// Failing results the gate counts: all of them, or against a baseline only the new ones.
     public var gating: [CaseResult] { results.filter { $0.status.isFailure && $0.baseline != .known } }
 
-    /// 2 when a harness error counts (a new one, against a baseline) or when no case was judged at all (every
-    /// result a harness error or unsupported: a baseline of the same breakage must not turn it into a pass), else 1
-    /// when a finding counts, else 0. Known findings and errors of a baseline are reported but do not fail the gate.
+    /// 2 when a harness error counts (a new one, against a baseline) or when no case was judged at all (no pass,
+    /// finding, hang or crash, and some result a harness error, unconfirmed or masked: nothing backs a pass, and a
+    /// baseline of the same breakage must not turn it into one), else 1 when a finding, hang or crash counts, else 0.
+    /// Unsupported cases alone are reported apart and leave the status at 0. Known findings and errors of a
+    /// baseline are reported but do not fail the gate.
     public var exitCode: Int32 {
         let gating = gating
         if gating.contains(where: { $0.status == .error }) { return 2 }
-        if !errors.isEmpty, results.allSatisfy({ $0.status == .error || $0.status == .unsupported }) { return 2 }
+        let judged = results.contains { $0.status == .pass || $0.status.isFinding || $0.status == .crash }
+        if !judged, results.contains(where: { $0.status == .error || $0.status.isUnproven }) { return 2 }
         return gating.isEmpty ? 0 : 1
+    }
+
+    /// One line per control the verifier did not accept that leaves refusals unconfirmed, and one per family whose
+    /// valid cases it mostly refuses: `refuses every valid webauthn case (31): 180 negatives unconfirmed`.
+    public var controlNotes: [String] {
+        let unconfirmed = unconfirmed
+        guard !unconfirmed.isEmpty else { return [] }
+        var notes: [String] = []
+        let valid = results.filter { $0.rule == nil }
+        for family in Set(valid.compactMap(\.family)).sorted() {
+            let cases = valid.filter { $0.family == family }
+            let refused = cases.filter { $0.status != .pass }
+            let left = unconfirmed.filter { $0.family == family }.count
+            guard refused.count * 2 > cases.count, left > 0 else { continue }
+            let share = refused.count == cases.count ? "every valid \(family.rawValue) case (\(cases.count))"
+                : "\(refused.count) of \(cases.count) valid \(family.rawValue) cases"
+            notes.append("refuses \(share): \(left) negative\(left == 1 ? "" : "s") unconfirmed")
+        }
+        let byControl = Dictionary(grouping: unconfirmed.filter { $0.control != nil }) { $0.control?.caseId ?? "" }
+        for (control, cases) in byControl.sorted(by: { $0.key < $1.key }) {
+            let status = cases.first?.control?.status.map(\.rawValue) ?? "not run"
+            notes.append("control \(control) \(status == "not run" ? "was not run" : "is \(status)"): \(cases.count) negative\(cases.count == 1 ? "" : "s") unconfirmed")
+        }
+        return notes.map(DisplayText.safe)
     }
 }
 

@@ -6,6 +6,9 @@ public struct Verdict: Hashable, Sendable, Codable {
         /// The verifier cannot judge this step (a statement format or algorithm it does not implement): neither an
         /// acceptance nor a refusal. The case is reported unsupported, apart from passes and findings.
         case unsupported
+        /// The verifier failed on the step instead of judging it (an adapter caught an exception that is not its
+        /// library's verification error, a server answered 5xx): never a rejection. The case is reported `crash`.
+        case crash
     }
 
     public let outcome: Outcome

@@ -13,10 +13,10 @@ struct ConsoleReport {
             let mark = group.findings.isEmpty ? paint("PASS", "32") : gating ? paint("FAIL", "31") : paint("KNOWN", "33")
             let count = "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
             lines.append("\(mark) \(DisplayText.safe(group.label)) (\(count))")
-            for result in group.findings + group.unsupported {
+            for result in group.findings + group.unproven + group.unsupported {
                 let tag = result.baseline.map { "[\($0.rawValue)] " } ?? ""
                 lines.append("       " + tag + result.summary)
-                if result.status.isFailure {
+                if result.status.isFailure || result.status.isUnproven {
                     lines += result.explanation(in: report).map { "           " + $0 }
                 }
             }
@@ -25,6 +25,7 @@ struct ConsoleReport {
             lines += ["", "Fixed since the baseline (\(baseline.fixed.count)):"] + baseline.fixed.map { "       " + DisplayText.safe($0) }
         }
         lines.append("")
+        lines += report.controlNotes
         let byLevel = report.findingsByLevel
         let tally = report.tally + (byLevel.isEmpty ? "" : " (findings by level: \(byLevel))")
         lines.append(report.exitCode == 0 ? paint(tally, "32") : paint(tally, "1;31"))

@@ -14,7 +14,7 @@ struct HTMLReport {
         return result.status.rawValue
     }
 
-    static let outcomes = ["pass", "finding", "hang", "error", "unsupported", "known", "fixed"]
+    static let outcomes = ["pass", "finding", "crash", "hang", "unconfirmed", "masked", "error", "unsupported", "known", "fixed"]
 
     var text: String {
         let groups = RuleGroup.groups(report)
@@ -71,8 +71,14 @@ struct HTMLReport {
             ("cases", "count-cases", report.results.count),
             ("passed", "count-pass", report.results.filter { $0.status == .pass }.count),
             ("findings", "count-findings", report.findings.count),
+            ("crashes", "count-crashes", report.crashes.count),
+            ("unconfirmed", "count-unconfirmed", report.unconfirmed.count),
+            ("masked", "count-masked", report.masked.count),
             ("errors", "count-errors", report.errors.count),
             ("unsupported", "count-unsupported", report.unsupported.count),
+            ("proven by reason and control", "count-proof-reason-and-control", report.passes(provenBy: .reasonAndControl).count),
+            ("proven by control only", "count-proof-control", report.passes(provenBy: .control).count),
+            ("proven by outcome", "count-proof-outcome", report.passes(provenBy: .outcome).count),
         ]
         for level in RuleLevel.allCases {
             cells.append(("\(level.rawValue) findings", "count-\(level.rawValue.lowercased())",
@@ -85,6 +91,7 @@ struct HTMLReport {
         return "<section id=\"summary\">" + cells.map { label, id, count in
             "<div class=\"card\(count == 0 ? " zero" : "")\"><span class=\"number\" id=\"\(id)\">\(count)</span><span class=\"label\">\(e(label))</span></div>"
         }.joined() + "</section>\n<p class=\"tally\">\(e(report.tally))</p>\n"
+            + report.controlNotes.map { "<p class=\"control-note\">\(e($0))</p>\n" }.joined()
     }
 
     private func card(_ result: CaseResult) -> String {
@@ -149,17 +156,20 @@ struct HTMLReport {
     .exit0{background:#dafbe1;color:#116329}.exit1{background:#ffebe9;color:#a40e26}.exit2{background:#fff8c5;color:#7d4e00}
     #summary{display:flex;flex-wrap:wrap;gap:.6em}.card{border:1px solid #d0d7de;border-radius:6px;padding:.5em .9em;min-width:6em}
     .card .number{display:block;font-size:1.6em;font-weight:bold}.card.zero{opacity:.55}
-    #count-findings:not(:empty),#count-must,#count-new{color:#a40e26}.card .label{color:#57606a}
+    #count-findings:not(:empty),#count-crashes,#count-must,#count-new{color:#a40e26}.card .label{color:#57606a}
     table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eaeef2;padding:.25em .5em;text-align:left;vertical-align:top}
     th{position:sticky;top:0;background:#f6f8fa}td.cell{text-align:center;font-weight:bold;min-width:3.5em}
-    .cell.pass{background:#dafbe1}.cell.finding,.cell.hang{background:#ffcecb}.cell.error{background:#fff1a8}
+    .cell.pass{background:#dafbe1}.cell.finding,.cell.hang,.cell.crash{background:#ffcecb}.cell.error{background:#fff1a8}
+    .cell.unconfirmed,.cell.masked{background:#ddf4ff}
     .cell.unsupported{background:#eaeef2}.cell.known{background:#ffe2b3}.cell.fixed{background:#b4f0c4}
     tr.failing td:first-child{border-left:4px solid #cf222e}
     #filters{display:flex;flex-wrap:wrap;gap:1em;align-items:center;padding:.5em 0;position:sticky;top:0;background:#fff}
     details.case{border:1px solid #d0d7de;border-radius:6px;margin:.35em 0;padding:.3em .6em}
-    details.case.finding,details.case.hang{border-color:#cf222e}details.case.error{border-color:#bf8700}
+    details.case.finding,details.case.hang,details.case.crash{border-color:#cf222e}details.case.error{border-color:#bf8700}
+    details.case.unconfirmed,details.case.masked{border-color:#0969da}
     .badge{display:inline-block;min-width:6.5em;text-align:center;border-radius:3px;font-size:.85em;font-weight:bold;padding:0 .4em}
-    .badge.pass{background:#dafbe1}.badge.finding,.badge.hang{background:#cf222e;color:#fff}.badge.error{background:#bf8700;color:#fff}
+    .badge.pass{background:#dafbe1}.badge.finding,.badge.hang,.badge.crash{background:#cf222e;color:#fff}.badge.error{background:#bf8700;color:#fff}
+    .badge.unconfirmed,.badge.masked{background:#ddf4ff}
     .badge.unsupported{background:#eaeef2}.badge.known{background:#ffe2b3}.badge.fixed{background:#b4f0c4}
     .rule{color:#0550ae}.level{color:#57606a;font-size:.85em}
     pre.command{background:#f6f8fa;padding:.4em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}

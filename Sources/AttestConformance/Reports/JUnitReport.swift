@@ -5,7 +5,8 @@ import Foundation
 /// `<system-out>`/`<system-err>` last, and at most one of `<failure>`, `<error>` or `<skipped>` per test case.
 ///
 /// The counts agree with the exit status: `failures` and `errors` count what fails the gate; a finding or error the
-/// baseline already had is `<skipped>` as known, an unsupported case `<skipped>` with its reason, and a case fixed
+/// baseline already had is `<skipped>` as known, an unsupported, unconfirmed or masked case `<skipped>` with its reason
+/// (none of them is a pass: the run cannot back it), a crash a `<failure>` like a finding, and a case fixed
 /// since the baseline passes with the fact in its suite's `<system-out>`. Each failure's body explains it.
 struct JUnitReport {
     let report: RunReport
@@ -15,9 +16,9 @@ struct JUnitReport {
         let host = escape(report.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost")
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#, "<testsuites>"]
         for (index, group) in RuleGroup.groups(report).enumerated() {
-            let failures = group.results.filter { $0.status.isFinding && $0.baseline != .known }.count
             let errors = group.results.filter { $0.status == .error && $0.baseline != .known }.count
-            let skipped = group.results.filter { $0.status == .unsupported || ($0.status.isFailure && $0.baseline == .known) }.count
+            let failures = group.results.filter { ($0.status.isFinding || $0.status == .crash) && $0.baseline != .known }.count
+            let skipped = group.results.filter { $0.status == .unsupported || $0.status.isUnproven || ($0.status.isFailure && $0.baseline == .known) }.count
             let time = group.results.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
             lines.append(#"  <testsuite name="\#(escape(group.title))" package="attest-harness.\#(escape(report.profile))" id="\#(index)" timestamp="\#(timestamp)" hostname="\#(host)" tests="\#(group.results.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(Self.seconds(time))">"#)
             lines.append("    <properties>")
@@ -36,11 +37,11 @@ struct JUnitReport {
                 switch (result.status, result.baseline) {
                 case (.pass, _):
                     lines.append(open + "/>")
-                case (.finding, .known), (.hang, .known), (.error, .known):
+                case (.finding, .known), (.hang, .known), (.crash, .known), (.error, .known):
                     lines.append(open + ">")
                     lines.append(#"      <skipped message="\#(escape("known in the baseline: " + result.summary))"/>"#)
                     lines.append("    </testcase>")
-                case (.finding, _), (.hang, _):
+                case (.finding, _), (.hang, _), (.crash, _):
                     lines.append(open + ">")
                     lines.append(#"      <failure message="\#(escape(result.summary))" type="\#(result.status.rawValue) \#(report.level(of: result).rawValue)">\#(body)</failure>"#)
                     lines.append("    </testcase>")
@@ -48,7 +49,7 @@ struct JUnitReport {
                     lines.append(open + ">")
                     lines.append(#"      <error message="\#(escape(result.summary))" type="harness">\#(body)</error>"#)
                     lines.append("    </testcase>")
-                case (.unsupported, _):
+                case (.unsupported, _), (.unconfirmed, _), (.masked, _):
                     lines.append(open + ">")
                     lines.append(#"      <skipped message="\#(escape(result.summary))"/>"#)
                     lines.append("    </testcase>")

@@ -9,15 +9,16 @@ struct MarkdownReport {
         var lines = ["# attest-harness: \(code(report.verifier)) under \(code(report.profile))", "",
                      "**\(report.verdictLine)**. " + report.tally + (byLevel.isEmpty ? "" : " (findings by level: \(byLevel))"), "",
                      "Seed \(report.seed), catalogue \(cell(report.catalogue ?? "unrecorded")), attest-harness \(cell(report.harnessVersion ?? "")).", "",
-                     "| rule | level | cases | findings | statement |", "|---|---|---|---|---|"]
+                     "| rule | level | cases | findings | unconfirmed or masked | statement |", "|---|---|---|---|---|---|"]
         let groups = RuleGroup.groups(report)
         for group in groups {
-            lines.append("| \(code(group.title)) | \(group.level?.rawValue ?? "") | \(group.results.count) | \(group.findings.count) | \(cell(group.statement ?? "valid baseline")) |")
+            lines.append("| \(code(group.title)) | \(group.level?.rawValue ?? "") | \(group.results.count) | \(group.findings.count) | \(group.unproven.count) | \(cell(group.statement ?? "valid baseline")) |")
         }
-        let failing = groups.flatMap(\.findings)
-        if !failing.isEmpty {
-            lines += ["", "## Findings and errors", ""]
-            for result in failing {
+        if !report.controlNotes.isEmpty { lines += [""] + report.controlNotes.map { "- \(cell($0))" } }
+        for (title, results) in [("Findings, crashes and errors", groups.flatMap(\.findings)),
+                                 ("Refusals the run cannot back (unconfirmed, masked)", groups.flatMap(\.unproven))] where !results.isEmpty {
+            lines += ["", "## \(title)", ""]
+            for result in results {
                 let tag = result.baseline.map { " _(\($0.rawValue))_" } ?? ""
                 lines.append("### \(code(result.caseId))\(tag)")
                 lines.append("")

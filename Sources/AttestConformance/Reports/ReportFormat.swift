@@ -73,6 +73,8 @@ struct RuleGroup {
     var label: String { level.map { "\(title) [\($0.rawValue)]" } ?? title }
 
     var findings: [CaseResult] { results.filter { $0.status.isFailure } }
+    /// Refusals the run cannot back (unconfirmed, masked): listed after the failures, never counted as passes.
+    var unproven: [CaseResult] { results.filter { $0.status.isUnproven } }
     var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
     var fixed: [CaseResult] { results.filter { $0.baseline == .fixed } }
 
@@ -90,6 +92,9 @@ struct RuleGroup {
 }
 
 extension RunReport {
+    /// Refusals the run cannot back (unconfirmed, masked).
+    var unproven: [CaseResult] { results.filter { $0.status.isUnproven } }
+
     /// The rule `id` as recorded in the report.
     func rule(_ id: RuleID?) -> Rule? { id.flatMap { id in rules.first { $0.id == id } } }
 
@@ -103,12 +108,16 @@ extension RunReport {
     /// The level a finding of `result` has: its rule's, or MUST for a valid case refused.
     func level(of result: CaseResult) -> RuleLevel { rule(result.rule)?.level ?? .must }
 
-    /// "42 cases: 41 passed, 1 finding, 0 errors; against the baseline: 1 new, 0 known, 2 fixed".
+    /// "42 cases: 41 passed, 1 finding, 0 errors, 0 crashes, 0 unconfirmed, 0 masked; passes proven by reason and
+    /// control 30, by control only 0, by outcome 11; against the baseline: 1 new, 0 known, 2 fixed".
     var tally: String {
-        let passed = results.count - findings.count - errors.count - unsupported.count
+        let passed = results.filter { $0.status == .pass }.count
         var text = "\(results.count) case\(results.count == 1 ? "" : "s"): \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
             + "\(errors.count) error\(errors.count == 1 ? "" : "s")"
         if !unsupported.isEmpty { text += ", \(unsupported.count) unsupported" }
+        text += ", \(crashes.count) crash\(crashes.count == 1 ? "" : "es"), \(unconfirmed.count) unconfirmed, \(masked.count) masked"
+        text += "; passes proven by reason and control \(passes(provenBy: .reasonAndControl).count), by control only "
+            + "\(passes(provenBy: .control).count), by outcome \(passes(provenBy: .outcome).count)"
         if let baseline {
             text += "; against the baseline: \(baseline.new.count) new, \(baseline.known.count) known, \(baseline.fixed.count) fixed"
         }
@@ -119,10 +128,18 @@ extension RunReport {
     var verdictLine: String {
         switch exitCode {
         case 0: return baseline == nil ? "PASS: no findings" : "PASS: no new findings or errors against the baseline"
-        case 1: return "FAIL: \(gating.count) \(baseline == nil ? "" : "new ")finding\(gating.count == 1 ? "" : "s")"
+        case 1:
+            let crashes = gating.filter { $0.status == .crash }.count, findings = gating.count - crashes
+            var parts: [String] = []
+            if findings > 0 { parts.append("\(findings) \(baseline == nil ? "" : "new ")finding\(findings == 1 ? "" : "s")") }
+            if crashes > 0 { parts.append("\(crashes) \(baseline == nil ? "" : "new ")crash\(crashes == 1 ? "" : "es")") }
+            return "FAIL: " + parts.joined(separator: ", ")
         default:
             let new = gating.filter { $0.status == .error }.count
-            if new == 0 { return "ERROR: no case was judged (\(errors.count) harness error\(errors.count == 1 ? "" : "s"))" }
+            if new == 0 {
+                return "ERROR: no case was judged with evidence (\(errors.count) harness error\(errors.count == 1 ? "" : "s"), "
+                    + "\(unconfirmed.count) unconfirmed, \(masked.count) masked, \(unsupported.count) unsupported)"
+            }
             return "ERROR: \(new) \(baseline == nil ? "" : "new ")harness error\(new == 1 ? "" : "s")"
         }
     }
@@ -146,7 +163,15 @@ extension CaseResult {
         case .hang: lines.append("HANG: \(message ?? "no answer")")
         case .error: lines.append("harness error: \(message ?? "")")
         case .unsupported: lines.append("unsupported: \(message ?? "")")
+        case .crash: lines.append("crash: step \(step ?? 0): \(message ?? actualText) (a crash is never a rejection)")
+        case .unconfirmed:
+            lines.append("unconfirmed: \(message ?? "") (got \(actualText); the refusal shows nothing while the control is refused too)")
+        case .masked:
+            lines.append("masked: \(message ?? "") (got \(actualText))")
         case .pass: break
+        }
+        if let control, status != .unconfirmed {
+            lines.append("control: \(control.caseId) \(control.status?.rawValue ?? "not run")")
         }
         if let baseline { lines.append("baseline: \(baseline.rawValue)") }
         for command in reproduce ?? [] { lines.append("reproduce: \(command)") }

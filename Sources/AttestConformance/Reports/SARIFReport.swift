@@ -3,7 +3,8 @@ import Foundation
 /// SARIF 2.1.0 (OASIS, https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html), for GitHub code scanning
 /// and other dashboards. Rules carry their statement, level and clause; each failing case is a result located at the
 /// case id (a logical location, and a physical one under the `ATTEST_HARNESS_CASES` base so that dashboards that
-/// require a file have one), with a stable fingerprint. Against a baseline, results say `new` or `unchanged`, and
+/// require a file have one), with a stable fingerprint. A crash is a failing result like a finding; an unconfirmed or
+/// masked refusal is a `review` result (level `none`): the run backs neither a pass nor a finding. Against a baseline, results say `new` or `unchanged`, and
 /// fixed cases appear as `absent` passes. Harness errors are tool execution notifications: the run did not judge
 /// those cases, and `executionSuccessful` is false when one counts.
 ///
@@ -24,13 +25,21 @@ struct SARIFReport {
     }
 
     var document: [String: Any] {
-        let failing = report.results.filter { $0.status.isFinding }
+        let failing = report.results.filter { $0.status.isFinding || $0.status == .crash }
+        let unproven = report.unproven
         let fixed = report.results.filter { $0.baseline == .fixed }
         var rules = report.rules
         if (failing + fixed).contains(where: { $0.rule == nil }) { rules.insert(Self.validRule, at: 0) }
         let index = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
 
         var results: [[String: Any]] = failing.map { result($0, ruleIndex: index[result: $0]) }
+        // A refusal the run cannot back is for a person to review: neither a pass nor a failure.
+        results += unproven.map { result in
+            var entry = self.result(result, ruleIndex: index[result: result])
+            entry["kind"] = "review"
+            entry["level"] = "none"
+            return entry
+        }
         results += fixed.map { result in
             var entry = self.result(result, ruleIndex: index[result: result])
             entry["kind"] = "pass"
@@ -122,6 +131,7 @@ struct SARIFReport {
                 "status": result.status.rawValue, "level": level.rawValue, "description": result.description ?? "",
                 "expected": result.expectedText, "actual": result.actualText, "step": result.step ?? 0,
                 "reproduce": result.reproduce ?? [], "requests": result.requests ?? [],
+                "control": result.control?.caseId ?? "", "controlStatus": result.control?.status?.rawValue ?? "",
             ] as [String: Any],
         ]
         if let ruleIndex { entry["ruleIndex"] = ruleIndex }

@@ -62,14 +62,14 @@ extension RunReport {
     }
 
     /// This report with every result marked against `baseline`: a failure is known when the baseline failed the
-    /// same case the same way (a finding or hang, or a harness error), else new; a pass is fixed when the baseline
+    /// same case the same way (a finding or hang, a crash, or a harness error), else new; a pass is fixed when the baseline
     /// failed the case. The exit status then counts only new failures.
     public func compared(with baseline: RunReport) -> RunReport {
         var before: [String: CaseResult.Status] = [:]
         for result in baseline.results { before[result.caseId] = result.status }
         func sameFailure(_ now: CaseResult.Status, _ then: CaseResult.Status?) -> Bool {
             guard let then else { return false }
-            return (now.isFinding && then.isFinding) || (now == .error && then == .error)
+            return (now.isFinding && then.isFinding) || now == then
         }
         var copy = self
         for index in copy.results.indices {

@@ -14,8 +14,8 @@ public struct Runner: Sendable {
     }
 
     /// Runs one case: the verifier answers every step (a rejected request can change what later steps see), and
-    /// the first answer that disagrees with its expectation decides the result. A passing result names the last
-    /// rejected step.
+    /// the first answer that disagrees with its expectation decides the result. A passing refusal is provisional
+    /// here: only `run(_:seed:...)`, which sees the case's control, can prove it.
     public func run(_ testCase: Case) async -> CaseResult {
         let clock = ContinuousClock()
         let start = clock.now
@@ -36,14 +36,19 @@ public struct Runner: Sendable {
         case .success(let verdicts): return judge(testCase, verdicts)
         case .failure(VerifierFailure.hang(let seconds)): return CaseResult(testCase, .hang, message: "no answer within \(seconds) s")
         case .failure(VerifierFailure.unsupported(let reason)): return CaseResult(testCase, .unsupported, message: reason)
+        case .failure(VerifierFailure.crash(let reason)): return CaseResult(testCase, .crash, message: reason)
         case .failure(let error): return CaseResult(testCase, .error, message: "\(error)")
         }
     }
 
     /// The result of `verdicts` for `testCase`: exactly one verdict per step, each compared with the profile's
-    /// expectation, statuses included when both sides state one.
+    /// expectation, statuses included when both sides state one. A crash on any step is the case's result, never a
+    /// rejection. A pass names the step that breaks the case's rule (else the last refused step) and its verdict;
+    /// whether the refusal is backed is decided once the whole run is in (`ControlProof`).
     func judge(_ testCase: Case, _ verdicts: [Verdict]) -> CaseResult {
         var lastRejection: (index: Int, verdict: Verdict)?
+        var breaking: (index: Int, verdict: Verdict)?
+        let breakingStep = testCase.breakingStep
         for (index, step) in testCase.steps.enumerated() {
             guard index < verdicts.count else {
                 return CaseResult(testCase, .error, step: index, message: "the verifier gave no verdict for step \(index)")
@@ -55,6 +60,10 @@ public struct Runner: Sendable {
                                   message: "step \(index): " + (verdict.reason ?? "the verifier cannot judge this step"))
             }
             let expected = step.expectedVerdict(under: profile)
+            if verdict.outcome == .crash {
+                return CaseResult(testCase, .crash, step: index, expected: expected, actual: verdict,
+                                  message: "step \(index): " + (verdict.reason ?? "the verifier failed on this step"))
+            }
             // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
             let wrongStatus = verdict.outcome == .reject && expected == .reject && step.expectedStatus != nil
                 && verdict.status != nil && verdict.status != step.expectedStatus
@@ -63,20 +72,24 @@ public struct Runner: Sendable {
                 finding.expectedStatus = step.expectedStatus
                 return finding
             }
-            if verdict.outcome == .reject { lastRejection = (index, verdict) }
+            if verdict.outcome == .reject {
+                lastRejection = (index, verdict)
+                if index == breakingStep { breaking = (index, verdict) }
+            }
         }
         guard verdicts.count == testCase.steps.count else {
             return CaseResult(testCase, .error, message: "the verifier gave \(verdicts.count) verdicts for \(testCase.steps.count) steps")
         }
-        return CaseResult(testCase, .pass, step: lastRejection?.index, expected: lastRejection.map { _ in .reject },
-                          actual: lastRejection?.verdict)
+        let shown = breaking ?? lastRejection
+        return CaseResult(testCase, .pass, step: shown?.index, expected: shown.map { _ in .reject }, actual: shown?.verdict)
     }
 
     /// Runs `cases` with up to `jobs` in flight (one when the verifier requires serial cases), starting at most
     /// `rate`'s cases per second when given. Cases run as child tasks, so an I/O-bound verifier (an HTTP server)
     /// keeps `jobs` requests in flight whatever the number of cores; with one in flight they run one after another
     /// in this task, without a child task and a thread hop per case. Results keep the cases' order; `progress` is
-    /// called after each, from this task.
+    /// called after each, from this task. Once every case is in, each refusal is checked against its control and
+    /// its reason (`ControlProof`): include the controls (`Case.withControls`), or those refusals are unconfirmed.
     public func run(_ cases: [Case], seed: UInt64, jobs: Int = 1, rate: RateLimit? = nil,
                     progress: (@Sendable (_ done: Int, _ total: Int, _ latest: CaseResult) -> Void)? = nil) async -> RunReport {
         let started = clock()
@@ -114,7 +127,8 @@ public struct Runner: Sendable {
             }
         }
         // Every index was started and collected above; compactMap keeps the order.
-        var report = RunReport(verifier: verifier.name, profile: profile.name, seed: seed, results: results.compactMap { $0 })
+        let proven = ControlProof(profile: profile, cases: cases).prove(results.compactMap { $0 })
+        var report = RunReport(verifier: verifier.name, profile: profile.name, seed: seed, results: proven)
         report.startedAt = started
         report.durationSeconds = (monotonic.now - start).seconds
         return report

@@ -52,9 +52,11 @@ public enum VectorSchema {
         "case": {
           "type": "object",
           "required": ["id", "description", "importance", "context", "steps", "expected"],
+          "dependentRequired": {"rule": ["control"]},
           "additionalProperties": false,
           "properties": {
             "id": {"type": "string", "pattern": "^[a-z][A-Za-z0-9.-]*$"},
+            "control": {"type": "string", "pattern": "^[a-z][A-Za-z0-9.-]*$", "description": "A negative case's control: the id of the valid case in this file with the same baseline and no mutation. A refusal counts as a pass only when the verifier accepted the control in the same run."},
             "rule": {"$ref": "#/$defs/ruleId"},
             "description": {"type": "string"},
             "importance": {"enum": ["critical", "high", "medium", "low"]},

@@ -2,8 +2,9 @@
 /// deployed server's API): given a case as the verifier sees it, answer one verdict per step, in order, rejections
 /// included, from state no other case touched.
 ///
-/// Throwing means the harness could not get a verdict (a crash, a timeout, garbage), never a verdict: throw
-/// `VerifierFailure.hang` for a timeout and `VerifierFailure.contract` for anything else.
+/// Throwing means the harness could not get a verdict, never a verdict: throw `VerifierFailure.hang` for a timeout,
+/// `VerifierFailure.crash` when the verifier itself failed (a signal, a 5xx), and `VerifierFailure.contract` for
+/// anything else (garbage, an adapter that cannot start).
 ///
 /// Verifiers written in Swift that keep state per case conform to `SessionVerifier` instead and get this method
 /// for free.
@@ -89,9 +90,13 @@ public enum VerifierFailure: Error, Hashable, Sendable, CustomStringConvertible 
     /// The verifier cannot judge this case here (a lifetime case against a server that keeps real time): reported
     /// apart, never as a pass or a finding.
     case unsupported(String)
+    /// The verifier failed instead of answering (killed by a signal, HTTP 5xx, a connection reset mid-answer):
+    /// reported `crash`, never a rejection.
+    case crash(String)
 
     public var description: String {
         switch self {
+        case .crash(let reason): return "crash: " + reason
         case .hang(let seconds): return "no answer within \(seconds) s"
         case .contract(let reason): return reason
         case .unsupported(let reason): return "unsupported: \(reason)"

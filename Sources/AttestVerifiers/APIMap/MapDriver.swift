@@ -205,6 +205,9 @@ struct MapCaseRun {
             let shown = scrubbed(response)
             if !last {
                 // A preparing exchange succeeds with any 2xx (the verdict reads only a step's last response).
+                if (500..<600).contains(response.status) {
+                    throw VerifierFailure.crash("the server failed on \(exchange.name) of \(current.kind) (HTTP \(response.status): \(String(decoding: shown.body.prefix(200), as: UTF8.self)))")
+                }
                 guard (200..<300).contains(response.status) else {
                     throw VerifierFailure.contract("the server refused \(exchange.name) of \(current.kind) (HTTP \(response.status): \(String(decoding: shown.body.prefix(200), as: UTF8.self)))")
                 }
@@ -346,6 +349,9 @@ extension MapDriver {
         for (pointer, verdict) in verdicts {
             for (code, rule) in verdict.rules.sorted(by: { $0.key < $1.key }) where !rules.contains(rule) {
                 throw APIMapError("\(pointer)/verdict/rules/\(code)", "no rule \(rule) in the catalogue")
+            }
+            for (index, pattern) in verdict.rulePatterns.enumerated() where !rules.contains(pattern.rule) {
+                throw APIMapError("\(pointer)/verdict/rulePatterns/\(index)/rule", "no rule \(pattern.rule) in the catalogue")
             }
         }
     }

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Each case runs in a fresh child (`/bin/sh -c "exec <command>"`, so state cannot leak between cases): the
 /// harness writes an `ExecSuite` holding that one case on its stdin and reads one `ExecResults` document from its
-/// stdout. The child's stderr passes through as progress. A non-zero exit, a malformed or oversized answer, or
-/// an answer for another case is a contract failure (a harness error, never a verdict); no answer within the
-/// timeout is a HANG.
+/// stdout. The child's stderr passes through as progress. A child killed by a signal is a crash (never a
+/// verdict); a non-zero exit, a malformed or oversized answer, or an answer for another case is a contract
+/// failure (a harness error, never a verdict); no answer within the timeout is a HANG.
 ///
 /// The child starts clean (`attest_spawn_shell`): its own process group, an empty signal mask with default
 /// dispositions, and only descriptors 0, 1 and 2. At the deadline the whole group gets SIGTERM, then SIGKILL a
@@ -100,7 +100,7 @@ public struct ExecVerifier: AttestationVerifier {
         guard !reader.overflowed else { throw VerifierFailure.contract("the results document is larger than the limit") }
         guard status == 0 else {
             if status < 0 { throw VerifierFailure.contract("cannot wait for \(command): \(String(cString: strerror(-status)))") }
-            if status > 128 { throw VerifierFailure.contract("\(command) was killed by signal \(status - 128)") }
+            if status > 128 { throw VerifierFailure.crash("\(command) was killed by signal \(status - 128)\(Self.signalName(status - 128))") }
             throw VerifierFailure.contract("\(command) exited with status \(status)")
         }
         let results: ExecResults
@@ -113,6 +113,15 @@ public struct ExecVerifier: AttestationVerifier {
             throw VerifierFailure.contract("results format \"\(results.format)\" is not \(ExecResults.formatVersion)")
         }
         return results
+    }
+}
+
+extension ExecVerifier {
+    /// ` (SIGSEGV)` for the common signals a crashing verifier dies of, else nothing.
+    static func signalName(_ number: Int32) -> String {
+        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+                                      SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP"]
+        return names[number].map { " (\($0))" } ?? ""
     }
 }
 

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// A hostile or broken server cannot stall or flood the harness: one deadline covers connecting, sending and
 /// reading (a slow drip included), answers over the size cap are cut off, redirects are not followed, and POSTs
-/// are never retried. Every such failure is a harness error for that case, never a verdict.
+/// are never retried. Every such failure is a harness error for that case, never a verdict; an HTTP 5xx or a
+/// connection closed mid-answer is the server's crash on the case, never a rejection.
 public struct HTTPVerifier: AttestationVerifier {
     public let baseURL: URL
     public let timeout: TimeInterval
@@ -45,12 +46,18 @@ public struct HTTPVerifier: AttestationVerifier {
             var client = HTTPClient(timeout: timeout, responseLimit: responseLimit)
             client.reusesConnections = true
             response = try await client.send(request)
+        } catch HTTPClientError.closed(let reason) {
+            // The server dropped the connection mid-answer: it failed on the case, which is never a verdict.
+            throw VerifierFailure.crash("the connection closed before a whole answer: \(reason)")
         } catch {
             throw VerifierFailure.contract("\(error)")
         }
         let status = response.status, body = Data(response.body)
         guard status == 200 else {
             let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
+            if (500..<600).contains(status) {
+                throw VerifierFailure.crash("HTTP status \(status) from \(url.absoluteString): \(excerpt)")
+            }
             throw VerifierFailure.contract("HTTP status \(status) from \(url.absoluteString): \(excerpt)")
         }
         let results: ExecResults

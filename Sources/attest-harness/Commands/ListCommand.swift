@@ -22,6 +22,8 @@ enum ListCommand: Command {
         let expected: Verdict.Outcome?
         /// The public test-suite checks the case answers.
         let anchors: [String]?
+        /// For a negative case: the valid case whose acceptance proves its refusal.
+        let control: String?
     }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -39,7 +41,7 @@ enum ListCommand: Command {
         }
         let entries = cases.map {
             Entry(id: $0.id, family: $0.family, rule: $0.rule, importance: $0.importance, description: $0.description,
-                  expected: profile.map($0.expectedOutcome), anchors: $0.anchors.isEmpty ? nil : $0.anchors)
+                  expected: profile.map($0.expectedOutcome), anchors: $0.anchors.isEmpty ? nil : $0.anchors, control: $0.control)
         }
         if format == "json" {
             try Output.write(String(decoding: try JSONEncoder.harness.encode(entries), as: UTF8.self) + "\n", to: nil)

@@ -14,7 +14,7 @@ enum RunCommand: Command {
         OptionSpec(name: "real-time", value: nil, help: "With --api against a server without a clock header: wait out the time between steps of lifetime cases (else they are reported unsupported)."),
         OptionSpec(name: "dry-run", value: nil, help: "With --api: print the requests of the first selected case as curl lines (secrets redacted), answered by an in-process emulation of the map; nothing is sent."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
-        OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*')."),
+        OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*'), and the controls they name (a refusal is a pass only when the control was accepted in the same run)."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json (docs/report.schema.json), junit, markdown, sarif (2.1.0) or html (one self-contained file). `attest-harness report` renders a saved JSON report in the others."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run under the same profile and catalogue: failures it already had are reported as known and do not fail the run; passes it failed are listed as fixed."),
@@ -89,6 +89,8 @@ enum RunCommand: Command {
         if let glob = arguments.value("filter") {
             cases = cases.filter { Selection.matches(glob, $0.id) }
             guard !cases.isEmpty else { throw UsageError("no case matches --filter \(glob)") }
+            // The controls of the selected cases run too: a refusal is a pass only when its control was accepted.
+            cases = Case.withControls(cases, from: catalogueCases)
         }
         if let api {
             // A map drives one family's routes; the profile's other families have no route there.

@@ -10,15 +10,38 @@ from datetime import datetime
 
 import pyattest.verifiers.apple_attestation as apple_attestation
 from cryptography import x509
+from cryptography.exceptions import InvalidSignature
 from pyattest.assertion import Assertion
+from pyattest.exceptions import (InvalidAaguidException, InvalidAppIdException, InvalidCertificateChainException,
+                                 InvalidCounterException, InvalidCredentialIdException, InvalidKeyIdException,
+                                 InvalidNonceException, ExtensionNotFoundException, PyAttestException)
 from pyattest.attestation import Attestation
 from pyattest.configs.apple import AppleConfig
 from pyhanko_certvalidator import ValidationContext
+from pyhanko_certvalidator.errors import PathBuildingError, PathValidationError, ValidationError
 
 # The exec-contract helper from this checkout's vectors/python (the attest-harness-vectors package), whether or not
 # that package is installed in the venv: the adapters run with only requirements.txt installed.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "vectors", "python"))
 from attest_harness_vectors.exec_adapter import Unsupported, run  # noqa: E402
+
+#: What pyattest raises when it refuses evidence: its own exceptions (pyattest.exceptions), cryptography's
+#: InvalidSignature from the assertion check, and pyhanko-certvalidator's errors from path validation. LookupError is
+#: this adapter's own refusal of an assertion for a key it never attested. Anything else (a KeyError from an
+#: attestation object it cannot read) is a crash, never a refusal.
+REFUSALS = (PyAttestException, InvalidSignature, ValidationError, PathBuildingError, PathValidationError, LookupError)
+
+#: The rule a refusal is under, from pyattest's exception types (README.md lists them). InvalidCertificateChainException
+#: and InvalidSignature name a shared step (path validation, a signature), so they name no rule.
+RULES = [
+    (InvalidAaguidException, r"", "appattest.aaguid"),
+    (InvalidCounterException, r"", "appattest.counter"),
+    (InvalidCredentialIdException, r"", "appattest.credentialId"),
+    (InvalidKeyIdException, r"", "appattest.keyId"),
+    (InvalidNonceException, r"", "appattest.nonce"),
+    (ExtensionNotFoundException, r"", "appattest.nonce"),
+    (InvalidAppIdException, r"", "appattest.rpIdHash"),
+]
 
 
 def freeze(context):
@@ -47,4 +70,4 @@ def verify(kind, inputs, context, state):
 
 
 if __name__ == "__main__":
-    run("pyattest", verify)
+    run("pyattest", verify, refusals=REFUSALS, rules=RULES)

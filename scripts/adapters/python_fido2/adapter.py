@@ -11,7 +11,10 @@ import cbor2
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
 from fido2 import mds3
+from cryptography.exceptions import InvalidSignature as CryptographyInvalidSignature
+from cryptography.x509 import ExtensionNotFound
 from fido2.attestation import AttestationVerifier, UnsupportedType
+from fido2.attestation.base import InvalidAttestation, InvalidData
 from fido2.server import Fido2Server
 from fido2.utils import websafe_encode
 from fido2.webauthn import AttestationConveyancePreference, UserVerificationRequirement
@@ -20,6 +23,38 @@ from fido2.webauthn import AttestationConveyancePreference, UserVerificationRequ
 # that package is installed in the venv: the adapters run with only requirements.txt installed.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "vectors", "python"))
 from attest_harness_vectors.exec_adapter import Unsupported, b64url, run  # noqa: E402
+
+#: What python-fido2 raises when it refuses evidence: Fido2Server's checks raise ValueError (JSON and CBOR parse
+#: errors derive from it), the attestation verifiers InvalidAttestation (InvalidData, InvalidSignature,
+#: UntrustedAttestation, UnsupportedType), cryptography InvalidSignature and ExtensionNotFound. Anything else (a
+#: TypeError or IndexError from parsing a malformed credential) is a crash, never a refusal.
+REFUSALS = (ValueError, InvalidAttestation, CryptographyInvalidSignature, ExtensionNotFound)
+
+#: The rule a refusal is under, from python-fido2's own messages (README.md lists them). Only messages that name the
+#: one check a rule makes are mapped; "Invalid signature.", an UntrustedAttestation, "Attestation certificate must
+#: have CA=false!" (raised for packed and TPM certificates alike) and parse errors name no rule.
+RULES = [
+    (ValueError, r"Wrong challenge in response", "webauthn.clientData.challenge"),
+    (ValueError, r"Invalid origin in CollectedClientData", "webauthn.clientData.origin"),
+    (ValueError, r"Incorrect type in CollectedClientData", "webauthn.clientData.type"),
+    (ValueError, r"id does not match rawId", "webauthn.credential.json"),
+    (ValueError, r"User Present flag not set", "webauthn.flags.userPresent"),
+    (ValueError, r"(?i)User verification required, but user verified flag not set", "webauthn.flags.userVerified"),
+    (ValueError, r"Wrong RP ID hash in response", "webauthn.rpIdHash"),
+    (ValueError, r"Unknown credential ID", "webauthn.assertion.credential"),
+    (UnsupportedType, r'Attestation format "none" is not supported', "webauthn.attestation.required"),
+    (UnsupportedType, r"Attestation format .* is not supported", "webauthn.fmt"),
+    (InvalidData, r"AAGUID in Authenticator data does not match attestation certificate", "webauthn.packed.aaguid"),
+    (InvalidData, r"Subject must have|Attestation certificate must use version 3", "webauthn.packed.certificate"),
+    (InvalidData, r"Certificate not issued to attest\.android\.com", "webauthn.safetynet.certificate"),
+    (InvalidData, r"ctsProfileMatch must be true", "webauthn.safetynet.ctsProfileMatch"),
+    (InvalidAttestation, r"generated value field is invalid|tpmi_st_attest field is invalid"
+     r"|does not include a valid name for pubArea|attestation does not sign for authData and ClientData",
+     "webauthn.tpm.certInfo"),
+    (InvalidData, r"Certificate should not have Subject|Extended key usage MUST contain", "webauthn.tpm.certificate"),
+    (ExtensionNotFound, r"SubjectAlternativeName", "webauthn.tpm.certificate"),
+    (InvalidAttestation, r"attestation pubArea does not match attestedCredentialData", "webauthn.tpm.pubArea"),
+]
 
 
 class TestRoots(AttestationVerifier):
@@ -70,7 +105,12 @@ REGISTERED_FORMATS = {"packed", "tpm", "android-key", "android-safetynet", "fido
 
 def verify(kind, inputs, context, credentials):
     if kind == "webauthn.registration":
-        decoded = cbor2.loads(inputs["attestationObject"])
+        try:
+            decoded = cbor2.loads(inputs["attestationObject"])
+        except Exception:
+            decoded = {}  # python-fido2 parses it itself and refuses what does not parse
+        if not isinstance(decoded, dict):
+            decoded = {}
         try:
             # The credential as the browser serialised it (L3 toJSON); python-fido2 reads the mapping itself.
             verified = server(context).register_complete(state(inputs["challenge"], context),
@@ -92,4 +132,4 @@ def verify(kind, inputs, context, credentials):
 
 
 if __name__ == "__main__":
-    run("python-fido2", verify, new_state=list)
+    run("python-fido2", verify, new_state=list, refusals=REFUSALS, rules=RULES)

@@ -13,9 +13,20 @@ results on stdout.
         run("my-library", verify)
 
 `verify` returning None accepts the step; returning a verdict mapping (`{"outcome": "reject", "rule": ...,
-"status": "403"}`) answers that verdict. An exception from it is a rejection, as a relying party that calls the
-library would treat it; `Unsupported` says the library cannot judge the step. `context` is the case's context
-(`time`, `trustAnchors`, `parameters`) plus `stepTime`, the step's own time or None.
+"status": "403"}`) answers that verdict; `Unsupported` says the library cannot judge the step. `context` is the
+case's context (`time`, `trustAnchors`, `parameters`) plus `stepTime`, the step's own time or None.
+
+An exception from `verify` is a rejection only when it is one of the library's verification errors, as a relying
+party that calls the library would treat it: name them with `refusals=(LibraryError, ...)`. Any other exception (a
+`TypeError` or `KeyError` from a parser, a bug in the adapter) is answered `crash` with its text: the library failed
+on the evidence, which is never a refusal. Without `refusals`, every exception but Python's programming errors
+(`PROGRAMMING_ERRORS`) is a refusal. `rules=[(LibraryError, r"pattern", "rule.id"), ...]` names the catalogue rule a
+refusal is under: the first entry whose type matches and whose pattern `re.search`es the exception's text wins, so
+that the harness can prove the refusal by its reason (a refusal naming another rule than the case's is reported
+masked, never a pass).
+
+    run("my-library", verify, refusals=(my_library.VerificationError,),
+        rules=[(my_library.VerificationError, r"challenge", "webauthn.challenge")])
 
 A suite on stdin that is not an `attest-harness-exec-suite/1` document is one line on stderr and exit status 2,
 which the harness reports as a harness error for the case, never as a verdict (the contract's item 3).
@@ -25,21 +36,29 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import sys
-from typing import IO, Any, Callable, Dict, List, Mapping, NoReturn, Optional, TypedDict
+from typing import IO, Any, Callable, Dict, List, Mapping, NoReturn, Optional, Sequence, Tuple, Type, TypedDict
 
 __all__ = [
-    "EXEC_RESULTS_FORMAT", "EXEC_SUITE_FORMAT", "REASON_LIMIT",
+    "EXEC_RESULTS_FORMAT", "EXEC_SUITE_FORMAT", "PROGRAMMING_ERRORS", "REASON_LIMIT", "RuleMap",
     "ContractError", "Unsupported", "Verify",
     "ExecCase", "ExecContext", "ExecProfile", "ExecResults", "ExecStep", "ExecSuite", "CaseResult", "Verdict",
-    "b64url", "decode_inputs", "read_suite", "results_document", "run", "write_results",
+    "b64url", "decode_inputs", "is_refusal", "read_suite", "results_document", "run", "write_results",
 ]
 
 EXEC_SUITE_FORMAT = "attest-harness-exec-suite/1"
 EXEC_RESULTS_FORMAT = "attest-harness-exec-results/1"
 #: Reasons are cut to this many characters: enough to read, never a megabyte of library traceback.
 REASON_LIMIT = 400
-VERDICT_OUTCOMES = ("accept", "reject", "unsupported")
+VERDICT_OUTCOMES = ("accept", "reject", "unsupported", "crash")
+#: Exceptions that say code went wrong, not that evidence was refused: without an adapter's own `refusals`, these are
+#: answered `crash`.
+PROGRAMMING_ERRORS: Tuple[Type[BaseException], ...] = (
+    TypeError, AttributeError, NameError, KeyError, IndexError, AssertionError, RecursionError, MemoryError,
+    ZeroDivisionError, NotImplementedError, UnboundLocalError)
+#: (exception type, regular expression searched in its text, rule id): which rule a refusal is under.
+RuleMap = Sequence[Tuple[Type[BaseException], str, str]]
 
 
 class Unsupported(Exception):
@@ -87,7 +106,7 @@ class ExecSuite(TypedDict):
 
 
 class _VerdictRequired(TypedDict):
-    outcome: str  # "accept", "reject" or "unsupported"
+    outcome: str  # "accept", "reject", "unsupported" or "crash"
 
 
 class Verdict(_VerdictRequired, total=False):
@@ -154,9 +173,12 @@ def write_results(harness: str, results: List[CaseResult], stream: Optional[IO[s
 
 
 def run(name: str, verify: Verify, new_state: Callable[[], Any] = dict, *,
+        refusals: Optional[Tuple[Type[BaseException], ...]] = None, rules: RuleMap = (),
         stdin: Optional[IO[bytes]] = None, stdout: Optional[IO[str]] = None) -> None:
     """The whole adapter: read the suite, verify every step of every case with a fresh `new_state()` per case, and
-    write the results. Exits 2 with one line on stderr when stdin is not an exec suite."""
+    write the results. `refusals` are the library's verification errors (answered `reject`; anything else raised is
+    `crash`), `rules` map them to rule ids. Exits 2 with one line on stderr when stdin is not an exec suite."""
+    compiled = [(kind, re.compile(pattern), rule) for kind, pattern, rule in rules]
     try:
         suite = read_suite(stdin)
         results: List[CaseResult] = []
@@ -166,23 +188,40 @@ def run(name: str, verify: Verify, new_state: Callable[[], Any] = dict, *,
             for step in case["steps"]:
                 inputs = decode_inputs(step)
                 context: Dict[str, Any] = dict(case["context"], stepTime=step.get("time"))
-                verdicts.append(_judge(verify, step["kind"], inputs, context, state))
+                verdicts.append(_judge(verify, step["kind"], inputs, context, state, refusals, compiled))
             results.append({"id": case["id"], "verdicts": verdicts})
     except ContractError as error:
         _fail(name, str(error))
     write_results(name, results, stdout)
 
 
-def _judge(verify: Verify, kind: str, inputs: Dict[str, bytes], context: Dict[str, Any], state: Any) -> Verdict:
+def _judge(verify: Verify, kind: str, inputs: Dict[str, bytes], context: Dict[str, Any], state: Any,
+           refusals: Optional[Tuple[Type[BaseException], ...]],
+           rules: Sequence[Tuple[Type[BaseException], "re.Pattern[str]", str]]) -> Verdict:
     try:
         answer = verify(kind, inputs, context, state)
     except Unsupported as error:
         return {"outcome": "unsupported", "reason": str(error)[:REASON_LIMIT]}
-    except Exception as error:  # the library refused (or failed on) the evidence
-        return {"outcome": "reject", "reason": f"{type(error).__name__}: {error}"[:REASON_LIMIT]}
+    except Exception as error:  # the library refused, or failed on, the evidence
+        text = f"{type(error).__name__}: {error}"
+        if not is_refusal(error, refusals):
+            return {"outcome": "crash", "reason": text[:REASON_LIMIT]}
+        verdict: Verdict = {"outcome": "reject", "reason": text[:REASON_LIMIT]}
+        rule = next((rule for kind_, pattern, rule in rules if isinstance(error, kind_) and pattern.search(text)), None)
+        if rule is not None:
+            verdict["rule"] = rule
+        return verdict
     if answer is None:
         return {"outcome": "accept"}
     return _verdict(answer)
+
+
+def is_refusal(error: BaseException, refusals: Optional[Tuple[Type[BaseException], ...]] = None) -> bool:
+    """Whether `error` is a verification error (a refusal) rather than a crash: one of `refusals`, or without them
+    any exception that is not a programming error."""
+    if refusals is not None:
+        return isinstance(error, refusals)
+    return not isinstance(error, PROGRAMMING_ERRORS)
 
 
 def _verdict(answer: Any) -> Verdict:

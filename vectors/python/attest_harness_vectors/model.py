@@ -112,6 +112,9 @@ class Case:
     expected: Mapping[ProfileName, Tuple[Outcome, ...]]
     rule: Optional[RuleId] = None
     anchors: Tuple[str, ...] = ()
+    #: A negative case's valid twin (same baseline, no mutation): count a refusal as a pass only when the verifier
+    #: accepted the control in the same run. None for valid cases.
+    control: Optional[CaseId] = None
 
     def expected_for(self, profile: str) -> Optional[Tuple[Outcome, ...]]:
         """One expected outcome per step under `profile`, or None when the case is not part of that profile."""
@@ -269,7 +272,7 @@ class _Decoder:
 
     def case(self, value: Any, pointer: str) -> Case:
         d = self.object(value, pointer, ("id", "description", "importance", "context", "steps", "expected"),
-                        ("rule", "anchors"))
+                        ("rule", "anchors", "control"))
         steps = self.array(d["steps"], f"{pointer}/steps", self.step)
         if not steps:
             raise VectorFormatError(f"{pointer}/steps", "a case has at least one step")
@@ -287,7 +290,8 @@ class _Decoder:
                     steps=steps,
                     expected={ProfileName(name): outcomes for name, outcomes in expected.items()},
                     rule=RuleId(rule) if rule is not None else None,
-                    anchors=self.strings(d["anchors"], f"{pointer}/anchors") if "anchors" in d else ())
+                    anchors=self.strings(d["anchors"], f"{pointer}/anchors") if "anchors" in d else (),
+                    control=CaseId(control) if (control := self.optional_string(d, "control", pointer)) is not None else None)
 
     def suite(self, value: Any) -> Suite:
         d = self.object(value, "", ("format", "family", "seed", "stepKinds", "rules", "profiles", "numberOfCases",
