@@ -184,7 +184,7 @@ struct HTMLReport {
     var rows=[].slice.call(document.querySelectorAll('tr.rule-row'));
     var family=document.getElementById('filter-family'),level=document.getElementById('filter-level');
     var outcome=document.getElementById('filter-outcome'),rule=document.getElementById('filter-rule');
-    var failing={finding:1,hang:1,error:1};
+    var failing={finding:1,hang:1,crash:1,error:1};
     function apply(){
       var shown=0,f=family.value,l=level.value,o=outcome.value,r=rule.value.trim().toLowerCase();
       var rulesShown={};
