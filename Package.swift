@@ -111,13 +111,13 @@ let package = Package(
                                    "AttestDER", "AttestAPIMap"]),
         // The attest-harness binary end to end (built by `swift build`, found beside the test bundle).
         .testTarget(name: "AttestCLITests",
-                    dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto",
+                    dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto", "AttestHTTP",
                                    "AttestCatalogue", "AttestReference", "AttestVerifiers", "AttestServer", "AttestAPIMap"],
                     exclude: ["hostile_server.py", "flooding_server.py", "slow_clients.py", "tls_proxy.py", "Schemas"]),
         .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
         .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
                                                              "AttestDER", "CAttestOpenSSL"]),
-        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue", "AttestEvidence",
+        .testTarget(name: "AttestFuzzRegressionTests", dependencies: ["AttestFuzzOracles", "AttestCatalogue", "AttestEvidence", "AttestTestSupport",
                                                                       "AttestForge", "AttestReference", "AttestConformance", "AttestCrypto", "AttestDER"]),
         // Real device data (Tests/AttestRealSamplesTests/real-samples, with its README as attribution).
         .testTarget(

@@ -60,7 +60,8 @@ public struct ReferenceSession: VerificationSession {
 
     init(policy: Policy) { self.policy = policy }
 
-    /// The verdict for the next step; throws only when the suite itself is broken (a missing input or parameter).
+    /// The verdict for the next step; throws only when the suite itself is broken (a missing input or parameter, an
+    /// unknown step kind), never for what the evidence holds.
     public mutating func verify(_ step: VerifierStep) throws -> Verdict {
         let policy = self.policy.at(step.time)
         do {
@@ -83,6 +84,38 @@ public struct ReferenceSession: VerificationSession {
             return .accept
         } catch let violation as RuleViolation {
             return .reject(violation.rule, violation.reason, status: violation.status)
+        } catch let fault as HarnessError {
+            throw fault
+        } catch let fault as ParameterError {
+            throw fault
+        } catch let fault as VerifierFailure {
+            throw fault
+        } catch {
+            // Everything else was raised while reading the step's evidence (a certificate whose fields do not
+            // decode, a key that is not an SubjectPublicKeyInfo, an encoding OpenSSL refuses): evidence the checks
+            // cannot read is refused, in every family alike, and never sinks the rest of the suite.
+            return .reject(Self.unreadable(step.kind), "the evidence cannot be read: \(error)")
         }
     }
+
+    /// The rule a step's evidence breaks when it cannot be read at all: its family's own structure rule, the one
+    /// its checks already name for evidence that does not parse.
+    static func unreadable(_ kind: StepKind) -> RuleID {
+        switch kind {
+        case .appAttestAttestation, .appAttestAssertion: .appAttestStructure
+        case .androidKeyAttestation: .androidChainLength
+        case .passkeyImportStart, .passkeyImportComplete: .importProofMembers
+        case .perRequestChallenge, .perRequestAttest, .perRequestRequest: .requestHeaders
+        case .stepUpRegister, .stepUpChallenge: .stepUpKey
+        case .stepUpApprove: .stepUpSignature
+        default: .webAuthnStructure
+        }
+    }
+}
+
+/// Evidence a check cannot read (an unknown platform, a key that is not a SubjectPublicKeyInfo): refused under the
+/// step's structure rule (`ReferenceSession.unreadable`), never a harness error.
+struct UnreadableEvidence: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

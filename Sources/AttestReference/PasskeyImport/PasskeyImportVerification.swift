@@ -92,7 +92,7 @@ enum PasskeyImportVerification {
                 .certificateChain: try step.input(.certificateChain), .publicKey: key.spki, .challenge: challenge,
             ]), policy: policy)
         case let other:
-            throw HarnessError("platform \(other) is neither IOS nor ANDROID")
+            throw UnreadableEvidence("platform \(other) is neither IOS nor ANDROID")
         }
         try policy.require(.importKey, key.algorithm == .ec(.p256), "the passkey key is \(key.algorithm), not EC P-256")
 

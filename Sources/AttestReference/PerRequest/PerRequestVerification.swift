@@ -47,7 +47,7 @@ enum PerRequestVerification {
                 }
                 server.perRequest.sessions[String(decoding: try step.input(.sessionToken), as: UTF8.self)] = policy.context.time
             case let other:
-                throw HarnessError("platform \(other) is neither ios nor android")
+                throw UnreadableEvidence("platform \(other) is neither ios nor android")
             }
         }
     }

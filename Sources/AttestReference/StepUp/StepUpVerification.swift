@@ -24,7 +24,7 @@ enum StepUpVerification {
 
     static func register(_ step: VerifierStep, policy: Policy, state: inout StepUpState) throws {
         guard let key = try? Parsed.publicKey(spki: try step.input(.publicKey)) else {
-            throw HarnessError("step-up.register publicKey is not a SubjectPublicKeyInfo")
+            throw UnreadableEvidence("step-up.register publicKey is not a SubjectPublicKeyInfo")
         }
         state.keys[try text(step, .keyId)] = key
     }

@@ -45,8 +45,12 @@ enum AttestationOracle {
         let step = VerifierStep(kind: .appAttestAttestation, inputs: [
             .attestationObject: input, .keyId: baseline.keyId, .challenge: baseline.challenge,
         ])
-        guard var session = try? ReferenceVerifier(profile: baseline.profile).startCase(baseline.context),
-              let verdict = try? session.verify(step), verdict.outcome == .accept else { return nil }
+        let verdict: Verdict
+        switch ReferenceVerdict.of(step, profile: baseline.profile, context: baseline.context) {
+        case .failure(let failure): return failure.description
+        case .success(let answer): verdict = answer
+        }
+        guard verdict.outcome == .accept else { return nil }
         guard let object = try? CBORReader.decode(input),
               object["authData"]?.bytesValue == baseline.authData,
               object["attStmt"]?["x5c"]?.arrayValue == baseline.certificates else {

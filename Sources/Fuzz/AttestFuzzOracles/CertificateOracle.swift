@@ -14,8 +14,9 @@ import Foundation
 /// credential certificate or intermediate, the Android leaf or intermediate, the WebAuthn packed or apple
 /// attestation certificate) followed by the certificate DER that takes its place. The evidence is re-encoded around
 /// it and judged from a fresh session. Properties: nothing crashes, every certificate accessor works on whatever
-/// OpenSSL parses, and the verifier never accepts evidence whose certificate's signed parts (TBSCertificate and
-/// signature, as OpenSSL holds them) differ from the genuine one's.
+/// OpenSSL parses, the verifier answers every input with a verdict (`ReferenceVerdict`), and it never accepts
+/// evidence whose certificate's signed parts (TBSCertificate and signature, as OpenSSL holds them) differ from the
+/// genuine one's.
 public enum CertificateOracle {
     /// One certificate position in one family's valid evidence.
     struct Slot: @unchecked Sendable {
@@ -38,8 +39,12 @@ public enum CertificateOracle {
         let certificate = Array(input.dropFirst())
         let parsed = try? X509Certificate(der: certificate)
         if let parsed { X509Oracle.exercise(parsed) }
-        guard var session = try? ReferenceVerifier(profile: slot.profile).startCase(slot.context),
-              let verdict = try? session.verify(slot.step(certificate)), verdict.outcome == .accept else { return nil }
+        let verdict: Verdict
+        switch ReferenceVerdict.of(slot.step(certificate), profile: slot.profile, context: slot.context) {
+        case .failure(let failure): return "\(slot.name): \(failure)"
+        case .success(let answer): verdict = answer
+        }
+        guard verdict.outcome == .accept else { return nil }
         guard certificate != slot.genuine else { return nil }
         guard let parts = parsed?.signedParts, parts.tbs == slot.genuineParts.tbs, parts.signature == slot.genuineParts.signature else {
             return "\(slot.name): accepted a certificate whose signed parts differ from the genuine one"

@@ -58,10 +58,12 @@ enum WebAuthnOracle {
 
         var inputs = baseline.step.inputs
         inputs[.attestationObject] = input
-        guard var session = try? ReferenceVerifier(profile: baseline.profile).startCase(baseline.context),
-              let verdict = try? session.verify(VerifierStep(kind: baseline.step.kind, inputs: inputs)), verdict.outcome == .accept else {
-            return nil
+        let verdict: Verdict
+        switch ReferenceVerdict.of(VerifierStep(kind: baseline.step.kind, inputs: inputs), profile: baseline.profile, context: baseline.context) {
+        case .failure(let failure): return failure.description
+        case .success(let answer): verdict = answer
         }
+        guard verdict.outcome == .accept else { return nil }
         guard let parts = SignedParts(input), baseline.genuine.contains(parts) else {
             return "accepted a registration whose signed parts differ from every genuine one"
         }
