@@ -24,6 +24,8 @@ enum AttestHarness {
         // that kill the harness; child processes get default dispositions back (ExecVerifier).
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+        // A closed stdout (`>&-`) is said in words, and no file opened later gets its descriptor number.
+        Output.holdStandardDescriptors()
         // Ctrl-C, a CI timeout's SIGTERM or a closed terminal kill every exec adapter still running first.
         attest_install_cleanup_handlers()
         var arguments = Array(CommandLine.arguments.dropFirst())

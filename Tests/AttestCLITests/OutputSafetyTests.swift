@@ -123,6 +123,10 @@ import Testing
         ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--rate", "1e-300"],
         ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--timeout", "nan"],
         ["serve", "--profile", "apple-app-attest", "--without", "no.such.rule"],
+        // Hexadecimal and hex-float spellings are not read as numbers nobody meant.
+        ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--timeout", "0x10"],
+        ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--rate", "0x10"],
+        ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--timeout", "0x1p1"],
     ])
     func numbersAndRulesThatCannotWorkAreUsageErrors(arguments: [String]) throws {
         let started = Date()
@@ -130,5 +134,59 @@ import Testing
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    /// `exec-reference --without` a rule the suite's profile does not enforce is refused, as run and serve refuse it.
+    @Test func execReferenceRefusesAMutantOfAnUnknownRule() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let suite = directory.appendingPathComponent("suite.json")
+        let written = try CommandLineTests.run("forge", "--case", "appattest.valid.attestation-and-assertions", "--profile", "apple-app-attest",
+                                               "--out", directory.appendingPathComponent("case").path)
+        #expect(written.status == 0, "\(written.stderr)")
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("case/request.json"), to: suite)
+        let refused = try Self.shell("\"$BIN\" exec-reference --without no.such.rule < '\(suite.path)'")
+        #expect(refused.status == 2 && refused.stdout.isEmpty, "\(refused.stderr)")
+        #expect(refused.stderr.contains("does not enforce") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        let mutant = try Self.shell("\"$BIN\" exec-reference --without appattest.nonce < '\(suite.path)'")
+        #expect(mutant.status == 0 && mutant.stdout.contains("attest-harness-exec-results/1"), "\(mutant.stderr)")
+    }
+
+    /// `--out newdir/` names a directory: refused before the run, and no file called `newdir` appears.
+    @Test func outWithATrailingSlashIsRefused() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("newdir").path
+        let result = try CommandLineTests.run(Self.quickRun + [target + "/"])
+        #expect(result.status == 2 && result.stderr.contains("names a directory"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    /// Input that reaches an error message (a profile value, a map member's name) cannot write a second line, a
+    /// GitHub workflow command or a terminal escape to stderr: the one-line contract holds, the bytes shown inert.
+    @Test func untrustedTextInErrorsStaysOneInertLine() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hostile = "x\r\n::error title=spoofed::PASS\u{1B}[2J\u{7}"
+        let profile = directory.appendingPathComponent("profile.json")
+        try JSONSerialization.data(withJSONObject: [
+            "name": "hostile", "families": ["app-attest"], "rules": ["appattest.nonce"],
+            "parameters": ["teamId": hostile, "bundleId": "b", "environment": hostile],
+        ]).write(to: profile)
+        let map = directory.appendingPathComponent("map.json")
+        try JSONSerialization.data(withJSONObject: [
+            "format": "attest-harness-api-map/1", "name": "m", "family": "webauthn", hostile: 1, "steps": [:], "verdict": [:],
+        ]).write(to: map)
+        for arguments in [["run", "--verifier", "builtin:reference", "--profile", profile.path],
+                          ["run", "--verifier", "http://127.0.0.1:9", "--profile", "webauthn-l3", "--api", map.path],
+                          ["list", "--profile", hostile]] {
+            let result = try CommandLineTests.run(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+            #expect(lines.count == 1, "\(arguments): \(result.stderr.debugDescription)")
+            #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{7}"),
+                    "\(arguments): \(result.stderr.debugDescription)")
+            #expect(!lines.contains { $0.hasPrefix("::") })
+        }
     }
 }

@@ -146,9 +146,9 @@ import Testing
             for text in ["appattest.nonce.31-bytes", "The nonce OCTET STRING holds the first 31 bytes of the nonce.",
                          "SHA-256(authData || SHA-256(challenge))", "MUST",
                          "attest-harness forge --case appattest.nonce.31-bytes --seed 1 --profile apple-app-attest --out appattest.nonce.31-bytes"] {
-                // Markdown escapes the pipe in table cells and list items alike.
-                let shown = format == "markdown" ? text.replacingOccurrences(of: "|", with: "\\|") : text
-                #expect(rendered.stdout.contains(shown), "\(format) lacks \(shown)")
+                // Markdown escapes its punctuation in table cells and list items alike: compared as a reader sees it.
+                let shown = format == "markdown" ? Self.asRead(rendered.stdout) : rendered.stdout
+                #expect(shown.contains(text), "\(format) lacks \(text)")
             }
         }
     }
@@ -250,6 +250,39 @@ import Testing
 
     // MARK: Hostile verifier text
 
+    /// Markdown text as a reader sees it rendered: its backslash escapes resolved and the zero-width spaces that
+    /// keep GitHub from linking gone.
+    static func asRead(_ markdown: String) -> String {
+        var out = "", escaped = false
+        for character in markdown {
+            if escaped {
+                if !(character.isASCII && character.isPunctuation || character.isASCII && character.isSymbol) { out.append("\\") }
+                out.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character != "\u{200B}" {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Markdown, the format of PR comments and job summaries, renders nothing a verifier writes: no link, no image,
+    /// no @mention or issue reference, no emphasis, no heading, no HTML; the words still read the same.
+    @Test func verifierTextIsInertMarkdown() throws {
+        let reason = "see [the fixed build](https://evil.example/fix) ![PASS](badge.svg) cc @org/security **all checks passed** #12 <b>x</b> www.evil.example _x_ `code`"
+        let result = CaseResult(caseId: "demo.rule.case", rule: "demo.rule", importance: .high, status: .finding, step: 0,
+                                expected: .reject, actual: Verdict(.accept, reason: reason), message: nil)
+        var report = RunReport(verifier: "exec:demo", profile: "demo", seed: 1, results: [result])
+        report.rules = [Self.rule]
+        let markdown = try ReportFormat.markdown.render(report)
+        for live in ["[the fixed build](", "![PASS]", "](https://", "**all", "@org", "#12", "<b>", "https://evil", "www.evil", "_x_", "`code`"] {
+            #expect(!markdown.contains(live), "markdown renders \(live)")
+        }
+        #expect(Self.asRead(markdown).contains(reason.replacingOccurrences(of: "<b>x</b>", with: "&lt;b&gt;x&lt;/b&gt;")), "\(markdown)")
+    }
+
     /// A verifier's reason cannot start a line in a CI log (a GitHub workflow command), move the terminal, break
     /// JUnit, or run a command from a copied markdown line; megabytes of it are cut.
     @Test func verifierTextIsShownNotObeyed() throws {
@@ -263,7 +296,7 @@ import Testing
             let text = try format.render(report)
             #expect(!text.split(separator: "\n", omittingEmptySubsequences: false).contains { $0.hasPrefix("::") }, "\(format)")
             #expect(!text.contains("\u{1B}[2J") && !text.contains("\r") && !text.contains("\u{FFFF}") && !text.contains("\u{202E}"), "\(format)")
-            #expect(text.contains("\\u{a}::error"), "\(format) shows the line break as an escape")
+            #expect((format == .markdown ? Self.asRead(text) : text).contains("\\u{a}::error"), "\(format) shows the line break as an escape")
         }
         // Markdown fences the command with more backticks than it holds, so a copy runs what the report says.
         let markdown = try ReportFormat.markdown.render(report)

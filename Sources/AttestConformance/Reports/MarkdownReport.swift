@@ -41,11 +41,11 @@ struct MarkdownReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Text for a table cell or list item: pipes escaped, line breaks gone, and no raw HTML (a verifier's reason
-    /// cannot put an image or a heading into a job summary).
+    /// Text for a table cell or list item: line breaks gone, no raw HTML, and no Markdown (a verifier's reason
+    /// cannot put a link, an image, emphasis, a heading or an @mention into a PR comment or job summary).
     private func cell(_ text: String) -> String {
-        DisplayText.safe(text).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "|", with: "\\|")
+        DisplayText.markdownInert(DisplayText.safe(text).replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;"))
     }
 
     /// An inline code span that holds `text` as it is: fenced by more backticks than any run inside, on one line.

@@ -75,9 +75,12 @@ struct Arguments {
     /// `--seed N`: a decimal unsigned 64-bit integer, 1 when absent.
     /// A finite number within `range` (timeouts, rates): `inf`, `nan`, `1e300` and `1e-300` are usage errors, not
     /// waits without end or crashes further down.
+    /// Only decimal notation is read (`2`, `0.5`, `1e2`): `Double` alone also reads `0x10` as sixteen and `0x1p1` as a
+    /// hex float, which no user means.
     func number(_ name: String, default fallback: Double, in range: ClosedRange<Double>, _ unit: String) throws -> Double {
         guard let text = values[name] else { return fallback }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
+        let decimal = !text.isEmpty && text.unicodeScalars.allSatisfy { "0123456789.eE+-".unicodeScalars.contains($0) }
+        guard decimal, let value = Double(text), value.isFinite, range.contains(value) else {
             throw UsageError("bad --\(name) \"\(text)\": expected \(unit) from \(range.lowerBound) to \(range.upperBound)")
         }
         return value

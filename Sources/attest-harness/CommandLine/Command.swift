@@ -1,4 +1,5 @@
 import Foundation
+import AttestConformance
 
 /// A subcommand of `attest-harness`.
 protocol Command: Sendable {
@@ -38,13 +39,39 @@ enum Output {
 
     /// `text` on stdout; a failed write (a full disk, a closed stdout, a reader gone) is one error line and exit 2.
     static func standardOutput(_ text: String) throws {
+        guard !standardOutputWasClosed else {
+            throw UsageError("cannot write to standard output: it was closed when attest-harness started (give it one, or pass --out FILE)")
+        }
         guard OutputFile.writeAll(Array(text.utf8), to: STDOUT_FILENO) else {
             throw UsageError("cannot write to standard output: \(String(cString: strerror(errno)))")
         }
     }
 
-    /// Diagnostics and progress on stderr: best effort, since there is nowhere left to report a failure.
+    /// Set once at start-up, before anything opens a file: whether descriptor 1 was closed (`>&-`). The descriptor
+    /// then holds /dev/null (`holdStandardDescriptors`), so that no file the harness opens later takes its number
+    /// and receives the results.
+    nonisolated(unsafe) static var standardOutputWasClosed = false
+
+    /// Gives every closed standard descriptor (0, 1, 2) /dev/null, remembering whether stdout was closed.
+    static func holdStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
+            // open returns the lowest free descriptor: this one, since the lower ones are open by now.
+            _ = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+        }
+    }
+
+    /// One diagnostic line on stderr (a trailing line feed is kept): everything in it, a server's words, a map
+    /// member's name, a profile value, is shown through `DisplayText.safe`, so no input can start another line,
+    /// inject a CI workflow command (`::error::`) or move a terminal's cursor. Best effort: there is nowhere left
+    /// to report a failure.
     static func standardError(_ text: String) {
+        let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        standardErrorAsWritten(DisplayText.safe(line) + (text.hasSuffix("\n") ? "\n" : ""))
+    }
+
+    /// The harness's own terminal control (the live progress line), as written.
+    static func standardErrorAsWritten(_ text: String) {
         _ = OutputFile.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
@@ -76,11 +103,11 @@ enum Output {
 
     static func progress(_ text: String) {
         guard stderrIsTerminal else { return }
-        standardError("\r\u{1B}[K\(text)")
+        standardErrorAsWritten("\r\u{1B}[K\(text)")
     }
 
     static func endProgress() {
         guard stderrIsTerminal else { return }
-        standardError("\r\u{1B}[K")
+        standardErrorAsWritten("\r\u{1B}[K")
     }
 }

@@ -46,6 +46,8 @@ enum OutputFile {
     /// before it (not lexically). For a path that does not exist yet, its directory resolved and its name kept.
     static func resolved(_ path: String) throws -> String {
         guard !path.isEmpty else { throw Failure(description: "cannot write to an empty path") }
+        // `newdir/` names a directory, existing or not: never a file called `newdir`.
+        guard !path.hasSuffix("/") else { throw Failure(description: "cannot write \(path): it names a directory") }
         if let real = realpath(path, nil) {
             defer { free(real) }
             return String(cString: real)

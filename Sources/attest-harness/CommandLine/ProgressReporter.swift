@@ -31,7 +31,7 @@ final class ProgressReporter: @unchecked Sendable {
     private var begun = false
 
     init(mode: ProgressMode, label: String, stderrIsTerminal: Bool = Output.stderrIsTerminal,
-         write: @escaping @Sendable (String) -> Void = { Output.standardError($0) }) {
+         write: @escaping @Sendable (String) -> Void = { Output.standardErrorAsWritten($0) }) {
         switch mode {
         case .never: style = .none
         case .always: style = .live

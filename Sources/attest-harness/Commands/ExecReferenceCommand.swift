@@ -22,7 +22,14 @@ enum ExecReferenceCommand: Command {
             throw UsageError("stdin is not an exec suite document: \(error)")
         }
         var profile = suite.requestedProfile
-        if let rule = arguments.value("without") { profile = profile.without(RuleID(rule)) }
+        if let name = arguments.value("without") {
+            // As run and serve do: a mutant without a rule the suite's profile does not enforce is a typo, not a test.
+            let rule = RuleID(name)
+            guard profile.enforces(rule) else {
+                throw UsageError("--without \(name): the suite's profile \(suite.profile.name) does not enforce that rule")
+            }
+            profile = profile.without(rule)
+        }
         let verifier = ReferenceVerifier(profile: profile, name: "attest-harness exec-reference")
         let output = try JSONEncoder.harness.encode(try verifier.judge(suite))
         try Output.write(String(decoding: output, as: UTF8.self) + "\n", to: nil)
