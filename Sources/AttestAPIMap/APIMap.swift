@@ -106,7 +106,11 @@ public struct APIMap: Sendable {
                     if case .identity(let name) = source, identities[name] == nil {
                         throw APIMapError(pointer, "identity.\(name) is used but not declared under /identities")
                     }
-                    if case .environment(let name) = source, !exchange.request.headerSources.contains(source) {
+                }
+                // Each use of a secret is checked where it is, not per exchange: a header reading env.X does not let
+                // the same exchange put env.X into its method, path or body.
+                for source in exchange.request.sourcesOutsideHeaders {
+                    if case .environment(let name) = source {
                         throw APIMapError(pointer, "env.\(name) may only be used in a header (secrets never go into bodies or paths)")
                     }
                 }
@@ -259,8 +263,11 @@ public struct RequestMap: Sendable {
 
     var headerSources: [ValueSource] { headers.values.flatMap(\.sources) }
 
-    package var sources: [ValueSource] {
-        var sources = method.sources + headerSources
+    package var sources: [ValueSource] { headerSources + sourcesOutsideHeaders }
+
+    /// What the method, the path and the body read: where a secret never goes.
+    var sourcesOutsideHeaders: [ValueSource] {
+        var sources = method.sources
         switch path {
         case .whole(let expression): sources.append(expression.source)
         case .parts(let parts): for case .value(let expression) in parts { sources.append(expression.source) }

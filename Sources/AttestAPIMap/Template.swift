@@ -149,7 +149,7 @@ public enum PathTemplate: Hashable, Sendable {
     case parts([Part])
     case whole(ValueExpression)
 
-    init(_ json: JSONValue, at pointer: String) throws {
+    package init(_ json: JSONValue, at pointer: String) throws {
         switch json {
         case .string(let text):
             guard text.hasPrefix("/") else { throw APIMapError(pointer, "a path starts with /") }
@@ -188,12 +188,22 @@ public enum PathTemplate: Hashable, Sendable {
         }
     }
 
-    func render(_ values: any TemplateValues, at pointer: String) throws -> String {
+    package func render(_ values: any TemplateValues, at pointer: String) throws -> String {
         switch self {
         case .whole(let expression):
             let bytes = try expression.bytes(values, at: pointer) ?? []
             guard let target = String(validating: bytes, as: UTF8.self), target.hasPrefix("/") else {
                 throw APIMapError(pointer, "\(expression.source) is not a request target starting with /")
+            }
+            // A whole target (a case's own, or one a server handed back) is held to what a literal path may be: no
+            // dot segments, no "//" authority form, no whitespace or control characters, nothing but what a
+            // request line carries as it is.
+            let path = target.prefix { $0 != "?" && $0 != "#" }
+            let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            let unsafe = target.hasPrefix("//") || segments.contains { $0 == "." || $0 == ".." || $0.lowercased() == "%2e" || $0.lowercased() == "%2e%2e" || $0.lowercased() == ".%2e" || $0.lowercased() == "%2e." }
+                || target.unicodeScalars.contains { $0.value <= 0x20 || $0.value >= 0x7f || $0 == "#" }
+            guard !unsafe else {
+                throw APIMapError(pointer, "\(expression.source) is not a request target without dot segments, whitespace or control characters")
             }
             return target
         case .parts(let parts):

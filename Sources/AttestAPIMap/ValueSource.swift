@@ -1,3 +1,4 @@
+import Foundation
 import AttestConformance
 
 /// Where a template value comes from, written `input.challenge`, `parameter.rpId`, `identity.username`,
@@ -21,6 +22,11 @@ public enum ValueSource: Hashable, Sendable, CustomStringConvertible {
             throw APIMapError(pointer, "\"\(text)\" is not a source (input.KEY, parameter.NAME, identity.NAME, session.NAME, derived.NAME or env.NAME)")
         }
         let name = String(text[text.index(after: dot)...])
+        // A name is a word of the map's own vocabulary (`challenge`, `header.X-Platform`, `rpId`): no control
+        // character, space or quote can ride in it into a request or an error message.
+        guard name.utf8.count <= 128, name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }) else {
+            throw APIMapError(pointer, "\"\(text)\" is not a name (letters, digits, ., _ and -, at most 128)")
+        }
         switch text[..<dot] {
         case "input": self = .input(InputKey(name))
         case "parameter": self = .parameter(name)

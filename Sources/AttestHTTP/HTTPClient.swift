@@ -84,7 +84,20 @@ package struct HTTPClient: Sendable {
         return response
     }
 
-    static func serialize(_ request: HTTPRequest, host: String, port: Int, scheme: String, keepAlive: Bool = false) -> [UInt8] {
+    /// `value` as a field value may be sent (RFC 9110 §5.5: no CTLs but horizontal tab): a line break, NUL, VT,
+    /// FF, DEL, and the C1 controls NEL among them, captured from a server or written in a map, each become a space,
+    /// so no value can end its header, start another or reach a server as bytes it would split or refuse on.
+    package static func fieldValue(_ value: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            let control = (scalar.value < 0x20 && scalar.value != 0x09) || (0x7f...0x9f).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+            out.append(control ? " " : scalar)
+        }
+        return String(out)
+    }
+
+    package static func serialize(_ request: HTTPRequest, host: String, port: Int, scheme: String, keepAlive: Bool = false) -> [UInt8] {
         var target = request.url.path.isEmpty ? "/" : request.url.path
         if let components = URLComponents(url: request.url, resolvingAgainstBaseURL: true) {
             target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
@@ -95,9 +108,7 @@ package struct HTTPClient: Sendable {
         var head = "\(request.method) \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
         let reserved: Set<String> = ["host", "connection", "content-length", "transfer-encoding"]
         for (name, value) in request.headers where !reserved.contains(name.lowercased()) {
-            // A header value never carries a line break into the request.
-            let clean = value.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
-            head += "\(name): \(clean)\r\n"
+            head += "\(name): \(Self.fieldValue(value))\r\n"
         }
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method) {
             head += "Content-Length: \(request.body.count)\r\n"
@@ -187,6 +198,8 @@ struct ResponseReader {
         while true {
             if pending.count >= 4 {
                 for index in max(0, searchFrom - 3)...(pending.count - 4) where pending[index..<index + 4].elementsEqual(separator) {
+                    // The cap holds for a head that arrived whole in one read too, not only for one still arriving.
+                    guard index <= headerLimit else { throw HTTPClientError.malformed("headers over \(headerLimit) bytes") }
                     let head = Array(pending[..<index])
                     pending.removeFirst(index + 4)
                     return head

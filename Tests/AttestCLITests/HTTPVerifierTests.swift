@@ -1,6 +1,7 @@
 import AttestCatalogue
 import AttestConformance
 import AttestEvidence
+import AttestHTTP
 import Foundation
 import AttestServer
 import Testing
@@ -131,6 +132,7 @@ import FoundationNetworking
         ("reset", "closed before a whole answer", .crash), ("status", "HTTP status 500", .crash),
         ("redirect", "HTTP status 302", .error), ("wrongid", "no entry for case", .error),
         ("chunkoverflow", "limit", .error), ("trailers", "trailers over", .error), ("interim", "not a results document", .error),
+        ("bigheader", "headers over", .error),
     ])
     func hostileServerEndsInAHarnessErrorOrCrashWithinTheTimeout(mode: String, message: String, status: CaseResult.Status) async throws {
         let (process, port) = try Self.startHostileServer()
@@ -174,4 +176,18 @@ import FoundationNetworking
         if mode == "accept" { #expect((counts["connections"] ?? 0) < 10, "\(counts)") }
     }
 
+
+    /// A header value captured from a server or written in a map reaches the wire without any control character:
+    /// no CR or LF to start a header, and no NUL, VT, FF, DEL or NEL (RFC 9110 §5.5 allows none but tab).
+    @Test func headerValuesCarryNoControlCharacters() throws {
+        let value = "a\u{0}b\u{B}c\u{C}d\u{7F}e\u{85}f\r\nX-Injected: 1\tg"
+        let request = HTTPRequest(method: "GET", url: try #require(URL(string: "http://127.0.0.1:1/x")), headers: [("X-Token", value)])
+        let wire = HTTPClient.serialize(request, host: "127.0.0.1", port: 1, scheme: "http")
+        let head = try #require(String(validating: wire, as: UTF8.self))
+        let line = try #require(head.components(separatedBy: "\r\n").first { $0.hasPrefix("X-Token: ") })
+        #expect(line == "X-Token: a b c d e f  X-Injected: 1\tg")
+        #expect(!head.contains("\r\nX-Injected"))
+        #expect(!wire.contains(0) && !wire.contains(0x0B) && !wire.contains(0x0C) && !wire.contains(0x7F))
+        #expect(!head.unicodeScalars.contains("\u{85}"))
+    }
 }

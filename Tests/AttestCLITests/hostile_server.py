@@ -98,6 +98,14 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, json.dumps(answer).encode())
             if mode == "idleclose":
                 self.close_connection = True
+        elif mode == "bigheader":
+            # One 70,000-byte header, sent with the whole head in one write: over the client's 64 KiB header cap.
+            payload = b'{"format": "attest-harness-exec-results/1"}'
+            head = (b"HTTP/1.1 200 OK\r\nX-Big: " + b"a" * 70000 + b"\r\nContent-Length: "
+                    + str(len(payload)).encode() + b"\r\n\r\n")
+            self.wfile.write(head + payload)
+            self.wfile.flush()
+            self.close_connection = True
         elif mode == "malformed500":
             # A server that crashes on malformed evidence: every valid case accepted, every other case answered 500.
             suite = json.loads(body)

@@ -1,3 +1,4 @@
+import AttestCatalogue
 import AttestAPIMap
 import AttestConformance
 import AttestVerifiers
@@ -28,6 +29,8 @@ import Testing
         #expect(JSONSchemaValidator(root: schema).validate(document) == [])
         let map = try APIMap.load(contentsOf: file)
         try MapDriver.validate(map)
+        let profile = try #require(BuiltinCatalogue.profiles.first { $0.families.contains(map.family) })
+        try MapDriver.validate(map, against: try BuiltinCatalogue.cases(for: profile, seed: 1))
         #expect(!map.steps.isEmpty)
     }
 
@@ -74,6 +77,29 @@ import Testing
         ({ map in
             editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["token": ["$": "env.HOME"]] }
         }, "/steps/webauthn.assertion/exchanges/0", "may only be used in a header"),
+        // A header reading the secret does not let the same exchange use it in its body or its path.
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) {
+                $0["headers"] = ["Authorization": ["$": "env.HOME"]]
+                $0["json"] = ["token": ["$": "env.HOME"]]
+            }
+        }, "/steps/webauthn.assertion/exchanges/0", "may only be used in a header"),
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) {
+                $0["headers"] = ["Authorization": ["$": "env.HOME"]]
+                $0["path"] = "/users/{env.HOME}"
+            }
+        }, "/steps/webauthn.assertion/exchanges/0", "may only be used in a header"),
+        // Sources are checked before any case runs: an input the family never sends, a parameter no profile has.
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["x": ["$": "input.challnge"]] }
+        }, "/steps/webauthn.assertion/exchanges/0", "no input challnge"),
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["x": ["$": "parameter.rpid"]] }
+        }, "/steps/webauthn.assertion/exchanges/0", "no parameter rpid"),
+        ({ map in
+            editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["x": ["$": "session.to\u{1B}[2Jken"]] }
+        }, "/steps/webauthn.assertion/exchanges/0/request/json/x/$", "is not a name"),
     ]
 
     /// Applies `change` to the request of exchange `index` of step kind `kind`.
@@ -89,6 +115,9 @@ import Testing
         map["steps"] = steps
     }
 
+    /// The cases a webauthn-l3 run judges, forged once for every fault.
+    static let webAuthnCases = Result { try BuiltinCatalogue.cases(for: .webAuthnL3, seed: 1) }
+
     @Test(arguments: faults.indices)
     func aBrokenMapIsRefusedAtItsPointer(index: Int) throws {
         var map = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("apis/fido.json"))) as? [String: Any])
@@ -98,6 +127,7 @@ import Testing
         do {
             let loaded = try APIMap(json: try JSONValue.parse(data))
             try MapDriver.validate(loaded)
+            try MapDriver.validate(loaded, against: try Self.webAuthnCases.get())
             Issue.record("the broken map was accepted (\(fault.pointer))")
         } catch let error as APIMapError {
             #expect(error.pointer == fault.pointer, "\(error)")
@@ -119,5 +149,18 @@ import Testing
         #expect(throws: APIMapError.self) { try JSONValue.parse(Data(repeating: 0x20, count: APIMap.sizeLimit + 1)) }
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect(throws: APIMapError.self) { try JSONValue.parse(Data(deep.utf8)) }
+    }
+
+    /// A whole-target `$` path (a server's next URL, a case's own target) is held to what a written path may be: a
+    /// value with dot segments, whitespace or control characters is refused, never sent as it came.
+    @Test(arguments: ["/api/../admin", "/api/./x", "/%2e%2e/admin", "//evil.example/x", "/a b", "/a\u{0}b", "/a\u{85}"])
+    func aWholeTargetWithDotSegmentsOrControlsIsRefused(target: String) throws {
+        struct Values: TemplateValues {
+            let target: String
+            func value(_ source: ValueSource) throws -> [UInt8]? { Array(target.utf8) }
+        }
+        let path = try PathTemplate(try JSONValue.parse(Data(#"{"$": "session.next"}"#.utf8)), at: "/steps/x/exchanges/0/request/path")
+        #expect(throws: APIMapError.self) { try path.render(Values(target: target), at: "/p") }
+        #expect(try path.render(Values(target: "/api/v1/next?page=2"), at: "/p") == "/api/v1/next?page=2")
     }
 }

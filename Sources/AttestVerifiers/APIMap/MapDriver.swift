@@ -332,6 +332,47 @@ struct MapCaseValues: TemplateValues {
 }
 
 extension MapDriver {
+    /// Checks the map's sources against the cases a run judges, before any of them runs: every `input.KEY` an
+    /// exchange, a capture or an identity of a step kind reads is an input some case gives that kind, and every
+    /// `parameter.NAME` a parameter some case's context has. A typo is one error naming its pointer, never a
+    /// request that fails case by case or an optional value that is silently never sent.
+    public static func validate(_ map: APIMap, against cases: [Case]) throws {
+        var inputs: [StepKind: Set<InputKey>] = [:]
+        var parameters = Set<String>()
+        for testCase in cases where testCase.family == map.family {
+            parameters.formUnion(testCase.context.parameters.keys)
+            for step in testCase.steps { inputs[step.kind, default: []].formUnion(step.inputs.keys) }
+        }
+        guard !inputs.isEmpty else { return }
+        func check(_ source: ValueSource?, kind: StepKind, at pointer: String) throws {
+            switch source {
+            case .input(let key)?:
+                guard inputs[kind]?.contains(key) == true else {
+                    throw APIMapError(pointer, "\(kind) has no input \(key); its inputs: " + (inputs[kind] ?? []).sorted().map(\.rawValue).joined(separator: ", "))
+                }
+            case .parameter(let name)?:
+                guard parameters.contains(name) else {
+                    throw APIMapError(pointer, "no parameter \(name) in the profile's cases; they have: " + parameters.sorted().joined(separator: ", "))
+                }
+            default: break
+            }
+        }
+        for (name, identity) in map.identities.sorted(by: { $0.key < $1.key }) {
+            for kind in map.steps.keys.sorted() { try check(identity.per, kind: kind, at: "/identities/\(name)/per") }
+        }
+        for (kind, step) in map.steps.sorted(by: { $0.key < $1.key }) {
+            for (index, exchange) in step.exchanges.enumerated() {
+                let pointer = "/steps/\(kind.rawValue)/exchanges/\(index)"
+                for source in exchange.request.sources + map.headers.values.flatMap(\.sources) { try check(source, kind: kind, at: pointer) }
+                for (position, capture) in exchange.captures.enumerated() {
+                    if case .replaces(let key) = capture.target { try check(.input(key), kind: kind, at: "\(pointer)/capture/\(position)/replaces") }
+                    try check(capture.per, kind: kind, at: "\(pointer)/capture/\(position)/per")
+                }
+            }
+            for (index, fresh) in step.fresh.enumerated() { try check(fresh.value, kind: kind, at: "/steps/\(kind.rawValue)/fresh/\(index)/value") }
+        }
+    }
+
     /// Checks a map against the catalogue: its family exists, and its step kinds and rule ids are the family's.
     public static func validate(_ map: APIMap) throws {
         var stepKinds: [StepKind: String]?

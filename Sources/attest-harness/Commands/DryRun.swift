@@ -13,6 +13,11 @@ enum DryRun {
             throw UsageError("--dry-run shows requests to an http:// or https:// server, not \"\(baseURL)\"")
         }
         var cases = try Selection.cases(profile: profile, seed: seed).filter { $0.family == map.family }
+        do {
+            try MapDriver.validate(map, against: cases)
+        } catch let error as APIMapError {
+            throw UsageError("API map: \(error)")
+        }
         if let filter { cases = cases.filter { Selection.matches(filter, $0.id) } }
         guard let testCase = cases.first else {
             throw UsageError("no case of the \(map.family) family matches\(filter.map { " --filter \($0)" } ?? "") under profile \(profile.name)")

@@ -1,3 +1,4 @@
+import AttestAPIMap
 import AttestCatalogue
 import AttestConformance
 import Foundation
@@ -83,6 +84,15 @@ enum RunCommand: Command {
             } catch {
                 progress.finish()
                 throw UsageError("baseline \(arguments.value("baseline") ?? ""): \(error)")
+            }
+        }
+        if let api {
+            // Every source the map reads exists in this profile's cases: a typo is one error before any case runs.
+            do {
+                try MapDriver.validate(api.map, against: catalogueCases)
+            } catch let error as APIMapError {
+                progress.finish()
+                throw UsageError("API map \(arguments.value("api") ?? ""): \(error)")
             }
         }
         var cases = catalogueCases
