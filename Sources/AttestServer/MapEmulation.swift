@@ -33,6 +33,13 @@ final class MapEmulation: @unchecked Sendable {
 
     static let sessionCookie = "attest_harness_session"
     /// Headers of the transport, never step inputs.
+    /// Whether `value` has the form of an id `handle` issues: 24 base64url characters (18 random bytes).
+    static func isIssuedSessionId(_ value: Substring) -> Bool {
+        value.utf8.count == 24 && value.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte) || byte == 0x2d || byte == 0x5f
+        }
+    }
+
     static let transportHeaders: Set<String> = ["host", "content-length", "content-type", "connection", "cookie", "user-agent",
                                                 "accept", "accept-encoding", "transfer-encoding", "expect"]
 
@@ -56,8 +63,11 @@ final class MapEmulation: @unchecked Sendable {
         var client = "shared"
         if map.cookieSessions {
             let cookies = header("Cookie")?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-            if let cookie = cookies.first(where: { $0.hasPrefix(Self.sessionCookie + "=") }) {
-                client = String(cookie.dropFirst(Self.sessionCookie.count + 1))
+            // Only a session id of the form this emulation issues keys the store: a client cannot make it hold a key of
+            // any length (30 kB cookies from 10,000 clients), and another value gets a new session, as a server's would.
+            if let cookie = cookies.first(where: { $0.hasPrefix(Self.sessionCookie + "=") }),
+               case let value = cookie.dropFirst(Self.sessionCookie.count + 1), Self.isIssuedSessionId(value) {
+                client = String(value)
             } else {
                 client = Base64URL.encode(secureRandomBytes(18))
                 extraHeaders = "Set-Cookie: \(Self.sessionCookie)=\(client); Path=/; HttpOnly\n"

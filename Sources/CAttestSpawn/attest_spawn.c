@@ -2,6 +2,8 @@
 #include "attest_spawn.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -28,11 +30,32 @@ static void forget_child(pid_t pid) {
     }
 }
 
-static void cleanup_handler(int signal) {
+/* Set once a cleanup signal arrives: no child starts after it. */
+static volatile sig_atomic_t stopping = 0;
+/* Spawns between their check of `stopping` and the moment their child is remembered. */
+static volatile sig_atomic_t spawning = 0;
+
+/* The signals that end the harness and its children: Ctrl-C, a CI timeout, a closed terminal, Ctrl-\. */
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+static void kill_remembered(void) {
     for (int index = 0; index < ATTEST_MAX_CHILDREN; index++) {
         pid_t pid = live_children[index];
         if (pid > 0) kill(-pid, SIGKILL);
     }
+}
+
+static void cleanup_handler(int signal) {
+    stopping = 1;
+    __sync_synchronize();
+    kill_remembered();
+    /* A spawn under way on another thread (its thread blocks these signals meanwhile, so it is never this one)
+     * remembers its child within microseconds: wait for it, at most a second, then kill what it started too. */
+    for (int waited = 0; spawning > 0 && waited < 1000; waited++) {
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    kill_remembered();
     struct sigaction fallback;
     memset(&fallback, 0, sizeof fallback);
     fallback.sa_handler = SIG_DFL;
@@ -45,12 +68,35 @@ void attest_install_cleanup_handlers(void) {
     memset(&action, 0, sizeof action);
     action.sa_handler = cleanup_handler;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-    sigaction(SIGHUP, &action, NULL);
+    /* The others are held while one is handled: one cleanup, then the first signal's own default action. */
+    for (size_t index = 0; index < sizeof cleanup_signals / sizeof cleanup_signals[0]; index++) {
+        sigaddset(&action.sa_mask, cleanup_signals[index]);
+    }
+    for (size_t index = 0; index < sizeof cleanup_signals / sizeof cleanup_signals[0]; index++) {
+        sigaction(cleanup_signals[index], &action, NULL);
+    }
 }
 
+int attest_stopping(void) { return stopping; }
+
+static pid_t spawn_shell(const char *command, int stdin_fd, int stdout_fd, int stderr_fd);
+
 pid_t attest_spawn_shell(const char *command, int stdin_fd, int stdout_fd, int stderr_fd) {
+    /* This thread holds the cleanup signals until its child is remembered, so the handler runs elsewhere and waits
+     * for it (`spawning`), and a signal that came first stops the spawn (`stopping`). */
+    sigset_t held, previous;
+    sigemptyset(&held);
+    for (size_t index = 0; index < sizeof cleanup_signals / sizeof cleanup_signals[0]; index++) sigaddset(&held, cleanup_signals[index]);
+    pthread_sigmask(SIG_BLOCK, &held, &previous);
+    __sync_fetch_and_add(&spawning, 1);
+    pid_t pid = stopping ? -ECANCELED : spawn_shell(command, stdin_fd, stdout_fd, stderr_fd);
+    if (pid > 0) remember_child(pid);
+    __sync_fetch_and_sub(&spawning, 1);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    return pid;
+}
+
+static pid_t spawn_shell(const char *command, int stdin_fd, int stdout_fd, int stderr_fd) {
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_t actions;
     int error = posix_spawnattr_init(&attributes);
@@ -94,16 +140,14 @@ pid_t attest_spawn_shell(const char *command, int stdin_fd, int stdout_fd, int s
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (error != 0) return -error;
-    remember_child(pid);
     return pid;
 }
 
 int attest_wait(pid_t pid) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) { forget_child(pid); return -errno; }
+        if (errno != EINTR) return -errno;
     }
-    forget_child(pid);
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
     return 255;
@@ -111,6 +155,12 @@ int attest_wait(pid_t pid) {
 
 int attest_signal_group(pid_t group, int signal) {
     return kill(-group, signal) == 0 ? 0 : -errno;
+}
+
+void attest_release_group(pid_t group) {
+    /* Killed first, forgotten after: a cleanup signal in between still finds the group. */
+    kill(-group, SIGKILL);
+    forget_child(group);
 }
 
 int attest_pipe(int ends[2]) {

@@ -76,4 +76,43 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stdout.contains("not a results document"), "\(result.stdout)")
     }
+
+    /// A report or baseline larger than any real one (40 MiB against the 32 MiB bound) is refused before it is read:
+    /// one line, exit 2, and the peak RSS of a run that reads nothing.
+    @Test func anOversizedReportIsRefusedBeforeItIsRead() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("huge.json")
+        var text = #"{"format":"attest-harness-report","formatVersion":1,"results":["#
+        text += String(repeating: #"{"caseId":"x","importance":"low","status":"pass"},"#, count: 40 << 20 / 48)
+        text += "{}]}"
+        try Data(text.utf8).write(to: file)
+        let baseline = try Self.peakRSS(["list", "--profile", "apple-app-attest"])
+        for arguments in [["report", file.path, "--format", "console"],
+                          ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--baseline", file.path]] {
+            let refused = try Self.peakRSS(arguments)
+            #expect(refused.status == 2 && refused.output.contains("larger than 32 MiB"), "\(refused.output.prefix(300))")
+            #expect(refused.kib < baseline.kib + 32 * 1024, "peak \(refused.kib) KiB, list \(baseline.kib) KiB")
+        }
+    }
+
+    /// An exec adapter's results document is bounded by its cases (1 MiB each), not only by the 16 MiB cap: a 5 MiB
+    /// answer for one case is a harness error, read no further, and costs no decoding.
+    @Test func anExecAnswerOverItsCasesBudgetIsRefused() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let adapter = directory.appendingPathComponent("big.py")
+        try """
+        import json, sys
+        suite = json.load(sys.stdin)
+        reason = "x" * (5 << 20)
+        print(json.dumps({"format": "attest-harness-exec-results/1", "harness": "big", "results": [
+            {"id": c["id"], "verdicts": [{"outcome": "reject", "reason": reason} for _ in c["steps"]]} for c in suite["cases"]]}))
+        """.write(to: adapter, atomically: true, encoding: .utf8)
+        let result = try Self.peakRSS(["run", "--verifier", "exec:python3 \(adapter.path)", "--profile", "apple-app-attest",
+                                       "--filter", "appattest.valid.*", "--format", "json", "--out", directory.appendingPathComponent("r.json").path])
+        #expect(result.status == 2, "\(result.output.prefix(300))")
+        let report = try String(contentsOf: directory.appendingPathComponent("r.json"), encoding: .utf8)
+        #expect(report.contains("the results document is larger than the limit"))
+    }
 }

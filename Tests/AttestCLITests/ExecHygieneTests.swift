@@ -140,29 +140,40 @@ import Testing
 }
 
 /// A harness stopped by a signal (Ctrl-C, a CI timeout) leaves no exec adapter behind.
-@Suite struct InterruptedRunTests {
-    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
-    func aSignalledHarnessKillsItsAdapters(signal: Int32) throws {
+@Suite(.serialized) struct InterruptedRunTests {
+    /// Twenty trials per signal, each with cases still waiting to start: adapters that never answer time out after
+    /// 0.3 s, so the runner keeps starting new ones four at a time while the signal arrives at a moment that varies
+    /// from trial to trial. Whatever the moment, no adapter (a process whose command line carries the trial's
+    /// marker) outlives the harness, and the harness dies of the signal it was sent.
+    @Test(arguments: [SIGINT, SIGHUP, SIGTERM, SIGQUIT])
+    func aSignalledHarnessLeavesNoAdapterBehind(signal: Int32) throws {
         let directory = try CommandLineTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let marker = "attest-harness-interrupted-\(UUID().uuidString.prefix(8))"
-        let verifier = try ExecHygieneTests.adapter("import time; time.sleep(300)  # \(marker)", in: directory)
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = ["run", "--profile", "apple-app-attest", "--jobs", "2", "--timeout", "60",
-                             "--verifier", verifier.replacingOccurrences(of: ".py", with: ".py \(marker)")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until the adapters run, then stop the harness as a CI runner would. Before the cases the harness
-        // forges the catalogue and probes the command (up to 5 s for an adapter that sleeps), so on a loaded
-        // two-core CI machine the two case adapters can take well over 20 s to appear.
-        let deadline = Date().addingTimeInterval(50)
-        while try ExecHygieneTests.survivors(marker).count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(try ExecHygieneTests.survivors(marker).count >= 2, "the adapters started")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(try ExecHygieneTests.survivors(marker).isEmpty, "adapters outlived the harness")
+        var leftovers: [String] = []
+        for trial in 0..<20 {
+            let marker = "attest-harness-interrupted-\(UUID().uuidString.prefix(8))"
+            let verifier = try ExecHygieneTests.adapter("import time; time.sleep(300)  # \(marker)", in: directory)
+            let process = Process()
+            process.executableURL = CommandLineTests.binary
+            process.arguments = ["run", "--profile", "apple-app-attest", "--jobs", "4", "--timeout", "0.3",
+                                 "--verifier", verifier.replacingOccurrences(of: ".py", with: ".py \(marker)")]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while try ExecHygieneTests.survivors(marker).isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            // A different moment each trial: adapters starting, running or being stopped at their timeout.
+            Thread.sleep(forTimeInterval: Double(trial % 10) * 0.05)
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+                    "trial \(trial): the harness ended with \(process.terminationReason) \(process.terminationStatus)")
+            Thread.sleep(forTimeInterval: 0.3)
+            let left = try ExecHygieneTests.survivors(marker)
+            leftovers += left.map { "trial \(trial): \($0)" }
+            // Nothing is left running for the next trial, whatever this one found.
+            for pid in left.compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
+        }
+        #expect(leftovers.isEmpty, "adapters outlived the harness: \(leftovers)")
     }
 }

@@ -43,7 +43,7 @@ public struct ExecVerifier: AttestationVerifier {
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
         let child = try Child(command: "exec \(command)", stderr: null >= 0 ? null : STDERR_FILENO)
-        defer { child.killGroup(SIGKILL) }
+        defer { child.release() }
         child.feed(Data())
         _ = BoundedReader(descriptor: child.stdout, limit: 1 << 16)
         let status = await waitForCompletion(child.exited, seconds: min(timeout, 5)) {
@@ -77,13 +77,19 @@ public struct ExecVerifier: AttestationVerifier {
         return await verdictsOneByOne(cases, profile: profile)
     }
 
+    /// What one case's verdicts may take in a results document: a verdict's reason is a few hundred bytes, and
+    /// decoding costs several times the document's size in memory and time, so a suite's answer is bounded by its
+    /// cases, not only by `outputLimit`.
+    static let perCaseOutputLimit = 1 << 20
+
     /// Runs one child on `suite` and reads its results document, within the timeout.
     private func judge(_ suite: ExecSuite) async throws -> ExecResults {
         let started = Date()
         let input = try JSONEncoder.harness.encode(suite)
         let child = try Child(command: "exec \(command)")
-        defer { child.killGroup(SIGKILL) }  // whatever the adapter left running in its group
-        let reader = BoundedReader(descriptor: child.stdout, limit: outputLimit)
+        defer { child.release() }  // whatever the adapter left running in its group
+        let limit = min(outputLimit, Self.perCaseOutputLimit * max(1, suite.cases.count))
+        let reader = BoundedReader(descriptor: child.stdout, limit: limit)
         defer { reader.abandon() }  // a helper still writing to the pipe costs nothing once the case is over
         child.feed(input)
         let exited = await waitForCompletion(child.exited, seconds: timeout) {
@@ -177,6 +183,9 @@ private final class Child: @unchecked Sendable {
 
     /// Signals the child's whole process group (its descendants included).
     func killGroup(_ signal: Int32) { _ = attest_signal_group(pid, signal) }
+
+    /// Kills the whole group and stops remembering it for the cleanup handlers: the child's last call.
+    func release() { attest_release_group(pid) }
 }
 
 /// Reads a pipe to its end on a thread of its own, refusing more than `limit` bytes; `done` delivers the bytes.
