@@ -20,7 +20,9 @@ public final class VerdictServer: @unchecked Sendable {
     private var server: OpaquePointer?
 
     /// - Parameters:
-    ///   - connectionTimeout: seconds a connection may stay idle.
+    ///   - connectionTimeout: seconds a connection may stay idle within a request. Between requests (after its
+    ///     accept, or after its previous answer) a connection is closed once idle for 2 s, or for 0.2 s while three
+    ///     quarters of `maxConnections` are open, so a flood of idle connections cannot shut other clients out.
     ///   - requestDeadline: seconds a request may take to arrive whole and be answered (slow drips are cut off).
     ///   - maxConnections: connections open at once; `maxConnectionsPerClient` from one address.
     public init(profile: Profile, port: UInt16 = 0, maxBody: Int = 4 << 20, connectionTimeout: UInt32 = 30,

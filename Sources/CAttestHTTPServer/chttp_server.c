@@ -17,8 +17,47 @@
 struct tracked_connection {
     int fd;
     struct timespec started;
+    /* Set while a request is under way (its request line has arrived), cleared when it completes. */
+    int busy;
     struct tracked_connection *next;
 };
+
+/* A connection that has not begun a request within this many seconds of its accept (or of its previous request's
+ * end) is closed; once the server holds three quarters of its connections, within a tenth of that. A flood of idle
+ * connections then holds its slots for a moment, not for the whole request deadline, so other clients get in. */
+#define CHTTP_IDLE_SECONDS 2.0
+#define CHTTP_IDLE_UNDER_PRESSURE 0.2
+
+/* libmicrohttpd's error log ("reached connection limit" once per refused connection) is rate-limited: at most one
+ * line a second, then how many were held back. */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct timespec last_log = {0, 0};
+static unsigned long held_back = 0;
+
+static void rate_limited_log(void *cls, const char *format, va_list arguments) {
+    (void)cls;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    pthread_mutex_lock(&log_lock);
+    double since = (double)(now.tv_sec - last_log.tv_sec) + (double)(now.tv_nsec - last_log.tv_nsec) / 1e9;
+    if (last_log.tv_sec != 0 && since < 1.0) {
+        held_back++;
+        pthread_mutex_unlock(&log_lock);
+        return;
+    }
+    last_log = now;
+    unsigned long skipped = held_back;
+    held_back = 0;
+    pthread_mutex_unlock(&log_lock);
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    size_t length = strcspn(line, "\r\n");
+    if (skipped > 0) {
+        fprintf(stderr, "attest-harness serve: %.*s (%lu more such messages in the last second)\n", (int)length, line, skipped);
+    } else {
+        fprintf(stderr, "attest-harness serve: %.*s\n", (int)length, line);
+    }
+}
 
 struct chttp_server {
     struct MHD_Daemon *daemon;
@@ -28,6 +67,7 @@ struct chttp_server {
     uint16_t port;
     /* The total per-request deadline: a client that drips its headers or body is cut off after it. */
     unsigned request_deadline;
+    unsigned max_connections;
     pthread_mutex_t lock;
     struct tracked_connection *connections;
     pthread_t watchdog;
@@ -68,17 +108,21 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
     }
 }
 
-/* Four times a second, shuts down the sockets of requests older than the deadline; libmicrohttpd then sees the
- * connection fail and closes it. */
+/* Twenty times a second, shuts down the sockets of requests older than the deadline and of connections idle past
+ * the idle deadline; libmicrohttpd then sees the connection fail and closes it. */
 static void *watchdog(void *cls) {
     struct chttp_server *server = cls;
     for (;;) {
-        struct timespec pause = {0, 250 * 1000 * 1000};
+        struct timespec pause = {0, 50 * 1000 * 1000};
         nanosleep(&pause, NULL);
         pthread_mutex_lock(&server->lock);
         if (server->stopping) { pthread_mutex_unlock(&server->lock); return NULL; }
+        unsigned open = 0;
+        for (struct tracked_connection *tracked = server->connections; tracked != NULL; tracked = tracked->next) open++;
+        double idle = open * 4 >= server->max_connections * 3 ? CHTTP_IDLE_UNDER_PRESSURE : CHTTP_IDLE_SECONDS;
         for (struct tracked_connection *tracked = server->connections; tracked != NULL; tracked = tracked->next) {
-            if (seconds_since(&tracked->started) > (double)server->request_deadline) shutdown(tracked->fd, SHUT_RDWR);
+            double age = seconds_since(&tracked->started);
+            if (age > (double)server->request_deadline || (!tracked->busy && age > idle)) shutdown(tracked->fd, SHUT_RDWR);
         }
         pthread_mutex_unlock(&server->lock);
     }
@@ -95,7 +139,14 @@ struct request {
 
 /* Called with the undecoded request target before anything else: it starts the per-request state. */
 static void *log_target(void *cls, const char *uri, struct MHD_Connection *connection) {
-    (void)cls; (void)connection;
+    struct chttp_server *server = cls;
+    /* A request line has arrived: the connection is no longer idle. */
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (server != NULL && info != NULL && info->socket_context != NULL) {
+        pthread_mutex_lock(&server->lock);
+        ((struct tracked_connection *)info->socket_context)->busy = 1;
+        pthread_mutex_unlock(&server->lock);
+    }
     struct request *request = calloc(1, sizeof *request);
     if (request != NULL) request->target = strdup(uri);
     return request;
@@ -199,6 +250,7 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
     if (info != NULL && info->socket_context != NULL) {
         pthread_mutex_lock(&server->lock);
         clock_gettime(CLOCK_MONOTONIC, &((struct tracked_connection *)info->socket_context)->started);
+        ((struct tracked_connection *)info->socket_context)->busy = 0;
         pthread_mutex_unlock(&server->lock);
     }
     struct request *request = *con_cls;
@@ -217,6 +269,7 @@ chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_secon
     if (server == NULL) return NULL;
     pthread_mutex_init(&server->lock, NULL);
     server->request_deadline = request_deadline_seconds;
+    server->max_connections = max_connections;
     server->max_body = max_body;
     server->handler = handler;
     server->context = context;
@@ -235,7 +288,8 @@ chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_secon
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)max_connections_per_client,
         MHD_OPTION_NOTIFY_COMPLETED, &request_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, &notify_connection, server,
-        MHD_OPTION_URI_LOG_CALLBACK, &log_target, NULL,
+        MHD_OPTION_URI_LOG_CALLBACK, &log_target, server,
+        MHD_OPTION_EXTERNAL_LOGGER, &rate_limited_log, NULL,
         MHD_OPTION_END);
     if (server->daemon == NULL) { pthread_mutex_destroy(&server->lock); free(server); return NULL; }
     if (pthread_create(&server->watchdog, NULL, &watchdog, server) != 0) {

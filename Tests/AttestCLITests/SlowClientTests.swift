@@ -30,6 +30,43 @@ import Testing
     }
 }
 
+/// serve under a local flood of idle connections, reopened as fast as they are dropped: an idle connection holds its
+/// slot for a moment (two seconds, a fifth of one near the limit), so an ordinary client is answered within
+/// seconds, and libmicrohttpd's "reached connection limit" lines are rate-limited to about one a second.
+@Suite struct IdleFloodTests {
+    @Test func anIdleFloodDoesNotShutOutOtherClientsOrFloodTheLog() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["serve", "--profile", "apple-app-attest", "--port", "0"]
+        let stderr = Pipe(), stdout = Pipe()
+        process.standardError = stderr
+        process.standardOutput = stdout
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        let collected = PipeReader(stderr)
+        let url = HTTPVerifierTests.firstLine(stdout)
+        let port = try #require(url.split(separator: ":").last.flatMap { Int($0) }, "\(url)")
+        let flood = Process()
+        flood.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        flood.arguments = [root.appendingPathComponent("idle_flood.py").path, String(port), "300", "8"]
+        let out = Pipe()
+        flood.standardOutput = out
+        try flood.run()
+        let text = out.fileHandleForReading.readDataToEndOfFile()
+        flood.waitUntilExit()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let log = collected.wait()
+        let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any])
+        #expect(result["answered"] as? Bool == true, "\(result)")
+        #expect((result["seconds"] as? Double ?? 99) < 3, "the ordinary client waited: \(result)")
+        // Eight seconds of flood: a few lines a second at most, not one per refused connection.
+        let lines = log.split(separator: UInt8(ascii: "\n")).count
+        #expect(lines < 40 && log.count < 8 << 10, "\(lines) lines, \(log.count) bytes of stderr for \(result["opened"] ?? 0) connections")
+    }
+}
+
 /// What the API emulations remember expires with the challenge lifetime instead of growing with every case.
 @Suite struct EmulationStateTests {
     @Test func expiringStoreForgetsOldEntries() {

@@ -19,9 +19,11 @@ typedef unsigned (*chttp_handler)(void *context, const char *method, const char 
 
 typedef struct chttp_server chttp_server;
 
-/* Listens on 127.0.0.1:port (0 picks a free port). `timeout_seconds` is the idle timeout; each request must also
- * arrive whole within `request_deadline_seconds` (a client dripping its headers or body is cut off), and at most
- * `max_connections` connections, `max_connections_per_client` from one address, are open at once.
+/* Listens on 127.0.0.1:port (0 picks a free port). `timeout_seconds` is the idle timeout within a request; a
+ * connection with no request under way is closed after 2 s idle (0.2 s once three quarters of `max_connections` are
+ * open); each request must also arrive whole within `request_deadline_seconds` (a client dripping its headers or body
+ * is cut off), and at most `max_connections` connections, `max_connections_per_client` from one address, are open at
+ * once. libmicrohttpd's error log is rate-limited to a line a second, with a count of the lines held back.
  * Returns NULL on failure. */
 chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_seconds, unsigned request_deadline_seconds,
                           unsigned max_connections, unsigned max_connections_per_client, chttp_handler handler,
