@@ -97,6 +97,9 @@ import Testing
             #expect(result.stderr.hasPrefix("attest-harness list: cannot write to standard output"), "\(redirect): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(redirect): \(result.stderr)")
         }
+        // A closed stdout is said as such (it was "Invalid argument", from whatever took descriptor 1).
+        let closed = try Self.shell("\"$BIN\" list --profile apple-app-attest >&-")
+        #expect(closed.stderr.contains("it was closed") && !closed.stderr.contains("Invalid argument"), "\(closed.stderr)")
     }
 
     /// A file-size limit makes writes fail part-way (EFBIG), as a full disk does: no truncated vector file remains.
