@@ -281,6 +281,8 @@ chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_secon
     server->daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG, port, NULL, NULL,
         &access_handler, server,
+        /* First, so that libmicrohttpd logs nothing before it is in place. */
+        MHD_OPTION_EXTERNAL_LOGGER, &rate_limited_log, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
@@ -289,7 +291,6 @@ chttp_server *chttp_start(uint16_t port, size_t max_body, unsigned timeout_secon
         MHD_OPTION_NOTIFY_COMPLETED, &request_completed, server,
         MHD_OPTION_NOTIFY_CONNECTION, &notify_connection, server,
         MHD_OPTION_URI_LOG_CALLBACK, &log_target, server,
-        MHD_OPTION_EXTERNAL_LOGGER, &rate_limited_log, NULL,
         MHD_OPTION_END);
     if (server->daemon == NULL) { pthread_mutex_destroy(&server->lock); free(server); return NULL; }
     if (pthread_create(&server->watchdog, NULL, &watchdog, server) != 0) {

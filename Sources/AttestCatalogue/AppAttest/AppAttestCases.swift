@@ -10,7 +10,7 @@ import Foundation
 public enum AppAttestFamily: CatalogueFamily {
     static let idPrefix = "appattest"
     public static let name = FamilyName.appAttest
-    public static var rules: [Rule] { EncodingRules.all + ChainRules.all + AppAttestRules.all }
+    public static var rules: [Rule] { EncodingRules.appAttest + ChainRules.all + AppAttestRules.all }
 
     /// Step kinds and their inputs (all byte strings):
     /// - `app-attest.attestation`: `attestationObject`, `keyId`, `challenge` (the one-time challenge sent to the app)
@@ -83,19 +83,19 @@ public enum AppAttestFamily: CatalogueFamily {
                    baseline: .assertions([1, 2])) { scenario, _ in scenario.brokenStep = nil },
 
         // CBOR encodings.
-        Definition(variant: "attestation-object", rule: .cborTrailingBytes, importance: .medium,
+        Definition(variant: "attestation-object", rule: .appAttestCBORTrailingBytes, importance: .medium,
                    description: "A zero byte after the attestation object.", baseline: .attestation) { scenario, _ in
             scenario.attestation.encoding = .trailingBytes([0x00])
         },
-        Definition(variant: "assertion", rule: .cborTrailingBytes, importance: .medium,
+        Definition(variant: "assertion", rule: .appAttestCBORTrailingBytes, importance: .medium,
                    description: "A zero byte after the assertion object.", baseline: .assertions([1])) { scenario, _ in
             scenario.assertions[0].encoding = .trailingBytes([0x00])
         },
-        Definition(variant: "attestation-object", rule: .cborDuplicateMapKey, importance: .medium,
+        Definition(variant: "attestation-object", rule: .appAttestCBORDuplicateMapKey, importance: .medium,
                    description: "The attestation object carries fmt twice.", baseline: .attestation) { scenario, _ in
             scenario.attestation.encoding = .duplicateKey("fmt")
         },
-        Definition(variant: "attestation-object", rule: .cborIndefiniteLength, importance: .low,
+        Definition(variant: "attestation-object", rule: .appAttestCBORIndefiniteLength, importance: .low,
                    description: "The attestation object is an indefinite-length map.", baseline: .attestation) { scenario, _ in
             scenario.attestation.encoding = .indefiniteLengthMap
         },

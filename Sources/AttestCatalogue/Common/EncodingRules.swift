@@ -18,4 +18,22 @@ public enum EncodingRules {
              source: "WebAuthn L3 §2.4 All Conformance Classes; FIDO CTAP 2.1 §8 Message Encoding (CTAP2 canonical CBOR encoding form)",
              bugClass: .parsing),
     ]
+
+    /// The same checks of App Attest's attestation and assertion objects, as a profile's hardening: Apple's
+    /// validation steps say nothing of CBOR encoding forms, and WebAuthn §2.4's conformance classes bind WebAuthn
+    /// clients and relying parties, not App Attest servers (docs/anchors/rule-levels-review.json).
+    public static let appAttest: [Rule] = [
+        Rule(.appAttestCBORTrailingBytes, "No bytes follow the top-level CBOR item of an App Attest object.",
+             level: .policy, quote: "Hardening: Apple's attestation and assertion validation steps specify no CBOR encoding form, so refusing bytes after the object is the profile's choice (RFC 8949 §3 leaves trailing bytes to the application).",
+             source: "Apple, Validating apps that connect to your server (no encoding form); RFC 8949 §3",
+             bugClass: .parsing),
+        Rule(.appAttestCBORDuplicateMapKey, "No CBOR map of an App Attest object has the same key twice.",
+             level: .policy, quote: "Hardening: RFC 8949 §3.1 calls a map with duplicate keys not valid, and Apple's steps read fmt, attStmt and authData by name, so which duplicate a server reads is ambiguous; refusing it is the profile's choice.",
+             source: "Apple, Validating apps that connect to your server; RFC 8949 §3.1, §5.3-5.4",
+             bugClass: .parsing),
+        Rule(.appAttestCBORIndefiniteLength, "CBOR items of an App Attest object have definite lengths.",
+             level: .policy, quote: "Hardening: Apple's devices emit definite lengths and its steps specify no encoding form; refusing indefinite lengths is the profile's choice.",
+             source: "Apple, Validating apps that connect to your server (no encoding form)",
+             bugClass: .parsing),
+    ]
 }

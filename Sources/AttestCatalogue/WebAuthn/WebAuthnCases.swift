@@ -646,7 +646,7 @@ public enum WebAuthnFamily: CatalogueFamily {
         },
 
         // Credential key and id.
-        Definition(variant: "curve-not-bound", rule: .webAuthnAlgorithm, importance: .medium,
+        Definition(variant: "curve-not-bound", rule: .webAuthnCredentialKeyFit, importance: .medium,
                    description: "The COSE key says ES256 (-7) but holds a P-384 point.",
                    baseline: .registration(.packed)) { scenario, forge in
             let key = try forge.seed.key(.ec(.p384), "webauthn credential p384")

@@ -4,10 +4,31 @@ import AttestConformance
 // verifier and the forge name rules without importing the catalogue.
 
 // MARK: Encoding
+
+/// The rules a family holds its CBOR encodings to, one per strictness check: WebAuthn's (`cbor.*`, SHOULD under its
+/// conformance classes) or App Attest's (`appattest.cbor.*`, POLICY: Apple specifies no encoding form and WebAuthn's
+/// conformance classes do not bind an App Attest server). The reference verifier decodes each family's CBOR under
+/// its own set; the catalogue breaks each rule once per family.
+public struct CBOREncodingRules: Hashable, Sendable {
+    public let trailingBytes: RuleID
+    public let duplicateMapKey: RuleID
+    public let indefiniteLength: RuleID
+
+    public static let webAuthn = CBOREncodingRules(trailingBytes: .cborTrailingBytes, duplicateMapKey: .cborDuplicateMapKey,
+                                                   indefiniteLength: .cborIndefiniteLength)
+    public static let appAttest = CBOREncodingRules(trailingBytes: .appAttestCBORTrailingBytes,
+                                                    duplicateMapKey: .appAttestCBORDuplicateMapKey,
+                                                    indefiniteLength: .appAttestCBORIndefiniteLength)
+}
+
 extension RuleID {
     public static let cborTrailingBytes: RuleID = "cbor.trailingBytes"
     public static let cborDuplicateMapKey: RuleID = "cbor.duplicateMapKey"
     public static let cborIndefiniteLength: RuleID = "cbor.indefiniteLength"
+    /// The same three checks of App Attest's CBOR, a hardening choice there (Apple specifies no encoding form).
+    public static let appAttestCBORTrailingBytes: RuleID = "appattest.cbor.trailingBytes"
+    public static let appAttestCBORDuplicateMapKey: RuleID = "appattest.cbor.duplicateMapKey"
+    public static let appAttestCBORIndefiniteLength: RuleID = "appattest.cbor.indefiniteLength"
 }
 
 // MARK: Chain
@@ -87,6 +108,7 @@ extension RuleID {
     public static let webAuthnBackupState: RuleID = "webauthn.flags.backupState"
     public static let webAuthnAuthenticatorData: RuleID = "webauthn.authenticatorData"
     public static let webAuthnAlgorithm: RuleID = "webauthn.algorithm"
+    public static let webAuthnCredentialKeyFit: RuleID = "webauthn.credentialKey.fit"
     public static let webAuthnFormat: RuleID = "webauthn.fmt"
     public static let webAuthnAttestationRequired: RuleID = "webauthn.attestation.required"
     public static let webAuthnSelfAttestation: RuleID = "webauthn.attestation.self"

@@ -11,7 +11,7 @@ enum AssertionVerification {
         let challenge = try step.input(.challenge)
         let appId = try AppAttestParameters(policy.parameters).appId
 
-        let decoded = try CBORChecks.decode(try step.input(.assertion), policy: policy, structureRule: .appAttestStructure)
+        let decoded = try CBORChecks.decode(try step.input(.assertion), policy: policy, structureRule: .appAttestStructure, encoding: .appAttest)
         let object = try CBORChecks.FormatMap(decoded, keys: ["signature", "authenticatorData"], policy: policy,
                                               rule: .appAttestStructure, name: "assertion")
         let signature = try object.bytes("signature")

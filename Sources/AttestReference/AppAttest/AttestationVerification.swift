@@ -12,7 +12,7 @@ enum AttestationVerification {
         let app = try AppAttestParameters(policy.parameters)
         let appId = app.appId, environment = app.environment
 
-        let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .appAttestStructure)
+        let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .appAttestStructure, encoding: .appAttest)
         let object = try CBORChecks.FormatMap(decoded, keys: ["fmt", "attStmt", "authData"], policy: policy,
                                               rule: .appAttestStructure, name: "attestation object")
         let format = try object.value("fmt").textValue

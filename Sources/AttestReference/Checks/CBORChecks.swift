@@ -2,23 +2,24 @@ import AttestEvidence
 import AttestCBOR
 import AttestConformance
 
-/// Decoding CBOR evidence under a policy: each `cbor.*` rule the policy does not enforce becomes the matching
-/// leniency, as a verifier without that check would behave.
+/// Decoding CBOR evidence under a policy: each encoding rule (`CBOREncodingRules`) the policy does not enforce
+/// becomes the matching leniency, as a verifier without that check would behave.
 enum CBORChecks {
-    /// Decodes `bytes`; a failure not covered by a `cbor.*` rule violates `structureRule`.
-    static func decode(_ bytes: [UInt8], policy: Policy, structureRule: RuleID) throws -> CBORValue {
+    /// Decodes `bytes` under the family's encoding rules; a failure not covered by one of them violates
+    /// `structureRule`.
+    static func decode(_ bytes: [UInt8], policy: Policy, structureRule: RuleID, encoding: CBOREncodingRules) throws -> CBORValue {
         var options = CBORReader.Options()
-        options.allowDuplicateMapKeys = !policy.enforces(.cborDuplicateMapKey)
-        options.allowIndefiniteLengths = !policy.enforces(.cborIndefiniteLength)
+        options.allowDuplicateMapKeys = !policy.enforces(encoding.duplicateMapKey)
+        options.allowIndefiniteLengths = !policy.enforces(encoding.indefiniteLength)
         do {
-            if policy.enforces(.cborTrailingBytes) { return try CBORReader.decode(bytes, options: options) }
+            if policy.enforces(encoding.trailingBytes) { return try CBORReader.decode(bytes, options: options) }
             return try CBORReader.decodePrefix(bytes, options: options).0
         } catch let error as CBORDecodingError {
             let rule: RuleID
             switch error.code {
-            case .duplicateMapKey: rule = .cborDuplicateMapKey
-            case .indefiniteLength: rule = .cborIndefiniteLength
-            case .trailingBytes: rule = .cborTrailingBytes
+            case .duplicateMapKey: rule = encoding.duplicateMapKey
+            case .indefiniteLength: rule = encoding.indefiniteLength
+            case .trailingBytes: rule = encoding.trailingBytes
             default: rule = structureRule
             }
             throw RuleViolation(rule: rule, reason: "\(error)")

@@ -16,7 +16,7 @@ enum RegistrationVerification {
         try CeremonyChecks.verifyClientData(clientDataJSON, type: WebAuthnFormat.createType, challenge: try step.input(.challenge),
                                             parameters, policy: policy)
         // Step 13.
-        let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .webAuthnStructure)
+        let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .webAuthnStructure, encoding: .webAuthn)
         let object = try CBORChecks.FormatMap(decoded, keys: ["fmt", "attStmt", "authData"], policy: policy,
                                               rule: .webAuthnStructure, name: "attestation object")
         guard let format = try object.value("fmt").textValue else {
@@ -39,10 +39,11 @@ enum RegistrationVerification {
         // Step 20.
         let key: COSEKey
         do {
-            key = try COSEKey(cbor: credential.credentialPublicKey, requireAlgorithmFit: policy.enforces(.webAuthnAlgorithm))
+            key = try COSEKey(cbor: credential.credentialPublicKey, requireAlgorithmFit: policy.enforces(.webAuthnCredentialKeyFit))
         } catch let error as COSEKey.ParseError {
             switch error {
-            case .algorithmMismatch, .unsupported(label: 3, _): throw RuleViolation(rule: .webAuthnAlgorithm, reason: "\(error)")
+            case .algorithmMismatch: throw RuleViolation(rule: .webAuthnCredentialKeyFit, reason: "\(error)")
+            case .unsupported(label: 3, _): throw RuleViolation(rule: .webAuthnAlgorithm, reason: "\(error)")
             default: throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
             }
         }
