@@ -56,6 +56,8 @@ type (
 const (
 	OutcomeAccept Outcome = "accept"
 	OutcomeReject Outcome = "reject"
+	// OutcomeEither: the specification leaves the verdict to the relying party; accepting and refusing both conform.
+	OutcomeEither Outcome = "either"
 
 	LevelMust   Level = "MUST"
 	LevelShould Level = "SHOULD"
@@ -138,6 +140,8 @@ type Step struct {
 	Breaks         RuleID              `json:"breaks,omitempty"`
 	Time           *time.Time          `json:"time,omitempty"`
 	ExpectedStatus string              `json:"expectedStatus,omitempty"`
+	// Either: the specification leaves this step's verdict to the relying party; either verdict conforms.
+	Either bool `json:"either,omitempty"`
 }
 
 // Input is the step's input named key, and whether it has one.
@@ -325,7 +329,7 @@ func (s *Suite) Validate() error {
 }
 
 // Valid says whether o is one of the outcomes this version knows.
-func (o Outcome) Valid() bool { return o == OutcomeAccept || o == OutcomeReject }
+func (o Outcome) Valid() bool { return o == OutcomeAccept || o == OutcomeReject || o == OutcomeEither }
 
 // Valid says whether l is one of the levels this version knows.
 func (l Level) Valid() bool { return l == LevelMust || l == LevelShould || l == LevelPolicy }

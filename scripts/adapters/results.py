@@ -32,6 +32,8 @@ def classify(result, adapter):
         return "crash", (result.get("message") or "")[:160]
     if result["status"] in ("unconfirmed", "masked"):  # a refusal the run cannot back: neither pass nor finding
         return result["status"], (result.get("message") or "")[:160]
+    if result["status"] == "acceptable":  # the spec leaves the verdict to the relying party: the choice, recorded
+        return "acceptable", (result.get("actual") or {}).get("outcome", "")
     if result["status"] == "hang":  # no verdict within the timeout: a denial of service, whatever the rule's scope
         return "finding", "hang" + (f" ({result['message'][:140]})" if result.get("message") else "")
     if result.get("rule") in adapter["outOfScope"]:
@@ -84,10 +86,11 @@ def main(pairs, html_path=None):
            "is not one of its verification errors (never a refusal). **finding**: the library's verdict differs from",
            "the expectation on a rule it claims. *policy*: a rule the library leaves to its caller, by its own",
            "documentation. *unsupported*: a format, algorithm or feature (FIDO metadata) the library does not",
-           "implement, answered apart from pass and finding. Findings are counted in cases, split by the level of the",
+           "implement, answered apart from pass and finding. *either*: the specification leaves the verdict to the",
+           "relying party, so the library's choice is shown and is neither. Findings are counted in cases, split by the level of the",
            "rule each breaks.", ""]
-    out += ["| library | profile | cases | passes (reason and control / control only / outcome) | findings (MUST / SHOULD / POLICY rules) | crashes | unconfirmed | masked | policy | unsupported | errors |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    out += ["| library | profile | cases | passes (reason and control / control only / outcome) | findings (MUST / SHOULD / POLICY rules) | crashes | unconfirmed | masked | either | policy | unsupported | errors |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     by_profile = defaultdict(list)
     for adapter, report in runs:
         counts = defaultdict(int)
@@ -104,7 +107,7 @@ def main(pairs, html_path=None):
         proofs = " / ".join(str(by_proof[proof]) for proof in PROOFS)
         out.append(f"| {adapter['name']} ({adapter['package']}) | {report['profile']} | {len(report['results'])} | "
                    f"{counts['agree']} ({proofs}) | {counts['finding']} ({split}) | {counts['crash']} | {counts['unconfirmed']} | "
-                   f"{counts['masked']} | {counts['policy']} | {counts['unsupported']} | {counts['error']} |")
+                   f"{counts['masked']} | {counts['acceptable']} | {counts['policy']} | {counts['unsupported']} | {counts['error']} |")
         by_profile[report["profile"]].append((adapter, report))
     for profile, entries in by_profile.items():
         out += ["", f"## {profile}", ""]
@@ -123,6 +126,7 @@ def main(pairs, html_path=None):
                     cells.append({"agree": "ok" if detail != "control" else "ok (control only)",
                                   "finding": f"**finding**: {detail}", "crash": f"**crash**: {detail}",
                                   "unconfirmed": f"*unconfirmed*: {detail}", "masked": f"*masked*: {detail}",
+                                  "acceptable": f"*either*: {detail}",
                                   "policy": f"*policy*: {detail}",
                                   "unsupported": f"*unsupported*: {detail}", "error": f"error: {detail}"}[kind])
                 rows.append((case_id, results[0][case_id], cells))
@@ -136,7 +140,8 @@ def main(pairs, html_path=None):
                     "|---|---|" + "---|" * len(names)]
             for case_id, first, cells in rows:
                 # Every rule of a claimed profile is enforced, so a case expects rejection exactly when it breaks one.
-                expected = "accept" if first.get("rule") is None else "reject"
+                expected = "either" if first.get("status") == "acceptable" or first.get("expected") == "either" \
+                    else "accept" if first.get("rule") is None else "reject"
                 out.append(f"| `{case_id}` | {expected} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
             out.append("")
     print("\n".join(out).rstrip() + "\n")

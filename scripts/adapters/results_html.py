@@ -6,8 +6,9 @@ import html
 from collections import Counter
 
 # Most severe first: a cell with several kinds is coloured by the first it has.
-SEVERITY = ["error", "crash", "finding", "masked", "unconfirmed", "policy", "unsupported", "agree"]
+SEVERITY = ["error", "crash", "finding", "masked", "unconfirmed", "policy", "unsupported", "acceptable", "agree"]
 LABEL = {"agree": "pass", "finding": "finding", "crash": "crash", "masked": "masked", "unconfirmed": "unconfirmed",
+         "acceptable": "either",
          "policy": "policy", "unsupported": "unsupported", "error": "error"}
 
 STYLE = """
@@ -60,6 +61,7 @@ td.cases { text-align: right; font-variant-numeric: tabular-nums; }
 .agree { background: var(--pass-bg); color: var(--pass-fg); }
 .finding, .crash { background: var(--finding-bg); color: var(--finding-fg); font-weight: 600; }
 .unconfirmed, .masked { background: #ddf4ff; color: #0550ae; }
+.acceptable { background: var(--unsupported-bg); color: var(--unsupported-fg); }
 .policy { background: var(--policy-bg); color: var(--policy-fg); }
 .unsupported { background: var(--unsupported-bg); color: var(--unsupported-fg); }
 .error { background: var(--error-bg); color: var(--error-fg); font-weight: 600; }

@@ -16,16 +16,19 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
     let baseline: Baseline
     /// The variant of this negative case's control, when the family's derivation from the baseline does not give it.
     let control: String?
+    /// The specification leaves this case's verdict to the relying party: every step expects either verdict.
+    let either: Bool
     let mutate: @Sendable (inout Scenario, Forge) throws -> Void
 
     init(variant: String, rule: RuleID?, importance: Importance, description: String, baseline: Baseline,
-         control: String? = nil, mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
+         control: String? = nil, either: Bool = false, mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
         self.variant = variant
         self.rule = rule
         self.importance = importance
         self.description = description
         self.baseline = baseline
         self.control = control
+        self.either = either
         self.mutate = mutate
     }
 
@@ -39,7 +42,7 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
     /// `control` first, else the family's `derived` variant for its baseline).
     func makeCase(prefix: String, family: FamilyName, context: CaseContext, steps: [Step], control derived: String) -> Case {
         var testCase = Case(id: id(prefix: prefix), family: family, rule: rule, description: description, importance: importance,
-                            context: context, steps: steps)
+                            context: context, steps: either ? steps.map(\.leavingVerdictToRelyingParty) : steps)
         if rule != nil { testCase.control = "\(prefix).valid.\(control ?? derived)" }
         return testCase
     }

@@ -294,9 +294,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    baseline: .assertions(.packedSelf, [1])) { scenario, _ in
             scenario.parameterOverrides["attestation"] = "none"
         },
+        // Either verdict conforms: a relying party that accepts any attestation may treat the credential as
+        // unattested and ignore the statement (end of §7.1), or verify the self signature and refuse it.
         Definition(variant: "packed-self-other-data", rule: .webAuthnAttestationSignature, importance: .high,
-                   description: "A relying party that accepts any attestation: the self packed signature covers other data.",
-                   baseline: .registration(.packedSelf)) { scenario, _ in
+                   description: "A relying party that accepts any attestation: the self packed signature covers other data (either verdict conforms: §7.1 lets it treat the credential as unattested).",
+                   baseline: .registration(.packedSelf), either: true) { scenario, _ in
             scenario.parameterOverrides["attestation"] = "none"
             registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
         },
@@ -482,9 +484,11 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "android-safetynet", rule: nil, importance: .high,
                    description: "An android-safetynet registration (a SafetyNet JWS from a second before, signed by attest.android.com under a test root; deprecated by Google in 2024 but still accepted by relying parties), then an assertion.",
                    baseline: .assertions(.androidSafetyNet, [1])) { _, _ in },
+        // Either verdict conforms: §7.1 step 28 and §7.2 leave unsolicited extension outputs to the relying party's
+        // policy (a widely used C library refuses an unrequested credProtect).
         Definition(variant: "extension-data", rule: nil, importance: .high,
-                   description: "A packed registration and an assertion whose authenticator data carry extension outputs (ED set, credProtect 2): a verifier must accept extension data it did not ask about.",
-                   baseline: .assertions(.packed, [1])) { scenario, _ in
+                   description: "A packed registration and an assertion whose authenticator data carry extension outputs nobody asked for (ED set, credProtect 2): either verdict conforms, since §7.1 step 28 and §7.2 leave unsolicited extensions to the relying party's policy.",
+                   baseline: .assertions(.packed, [1]), either: true) { scenario, _ in
             // {"credProtect": 2}
             let extensions: [UInt8] = [0xA1, 0x6B] + Array("credProtect".utf8) + [0x02]
             scenario.registrations[0].flags.insert(.extensionData)

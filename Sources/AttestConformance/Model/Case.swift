@@ -50,16 +50,27 @@ public struct Step: Hashable, Sendable, Codable {
     public let breaks: RuleID?
     public let time: Date?
     public let expectedStatus: String?
+    /// The specification leaves this step's verdict to the relying party (an unsolicited extension, a statement
+    /// that a relying party accepting any attestation may treat as none): either verdict conforms, under every
+    /// profile. The verdict is recorded and shown, never a pass or a finding.
+    public let either: Bool
 
-    public init(kind: StepKind, inputs: [InputKey: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil) {
+    public init(kind: StepKind, inputs: [InputKey: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil,
+                either: Bool = false) {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
         self.time = time
         self.expectedStatus = expectedStatus
+        self.either = either
     }
 
-    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus }
+    /// The same step with its verdict left to the relying party.
+    public var leavingVerdictToRelyingParty: Step {
+        Step(kind: kind, inputs: inputs, breaks: breaks, time: time, expectedStatus: expectedStatus, either: true)
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus, either }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +78,7 @@ public struct Step: Hashable, Sendable, Codable {
         breaks = try container.decodeIfPresent(RuleID.self, forKey: .breaks)
         time = try container.decodeIfPresent(Date.self, forKey: .time)
         expectedStatus = try container.decodeIfPresent(String.self, forKey: .expectedStatus)
+        either = try container.decodeIfPresent(Bool.self, forKey: .either) ?? false
         inputs = try StepInputs.decode(from: container, forKey: .inputs)
     }
 
@@ -77,10 +89,13 @@ public struct Step: Hashable, Sendable, Codable {
         try container.encodeIfPresent(breaks, forKey: .breaks)
         try container.encodeIfPresent(time, forKey: .time)
         try container.encodeIfPresent(expectedStatus, forKey: .expectedStatus)
+        if either { try container.encode(true, forKey: .either) }
     }
 
-    /// Accept unless this step breaks a rule the profile enforces.
+    /// Either, when the specification leaves the verdict to the relying party; else accept unless this step breaks
+    /// a rule the profile enforces.
     public func expectedVerdict(under profile: Profile) -> Verdict.Outcome {
+        if either { return .either }
         guard let breaks, profile.enforces(breaks) else { return .accept }
         return .reject
     }
@@ -158,15 +173,17 @@ public struct Case: Hashable, Sendable, Codable {
         VerifierCase(id: id, family: family, context: context, steps: steps.map(\.request))
     }
 
-    /// The verdict expected for the whole case under `profile`.
+    /// The verdict expected for the whole case under `profile`: reject when a step is to be refused, either when a
+    /// step's verdict is left to the relying party, else accept.
     public func expectedOutcome(under profile: Profile) -> Verdict.Outcome {
-        steps.contains { $0.expectedVerdict(under: profile) == .reject } ? .reject : .accept
+        let expected = steps.map { $0.expectedVerdict(under: profile) }
+        return expected.contains(.reject) ? .reject : expected.contains(.either) ? .either : .accept
     }
 
     /// Whether a pass of this case under `profile` is a refusal that its control must confirm: the case breaks a
     /// rule the profile enforces.
     public func needsControl(under profile: Profile) -> Bool {
-        rule.map(profile.enforces) ?? false
+        (rule.map(profile.enforces) ?? false) && !steps.contains(where: \.either)
     }
 
     /// The index of the step that breaks the case's rule (the last one, when several do), or nil for a valid case.

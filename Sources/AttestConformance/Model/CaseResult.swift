@@ -23,6 +23,9 @@ public struct CaseResult: Hashable, Sendable, Codable {
         /// The verifier cannot judge this case where it runs (a lifetime case against a server on real time):
         /// neither a pass nor a finding.
         case unsupported
+        /// The specification leaves the case's verdict to the relying party (`"expected": "either"`): what the
+        /// verifier chose is recorded and shown, never a pass or a finding.
+        case acceptable
 
         /// A finding or a hang: the verifier is wrong.
         public var isFinding: Bool { self == .finding || self == .hang }
@@ -134,6 +137,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
         case .crash: text = "\(caseId) [\(ruleText)] step \(step ?? 0): CRASH: \(message ?? actualText)"
         case .unconfirmed: text = "\(caseId) [\(ruleText)]: unconfirmed: \(message ?? "")"
         case .masked: text = "\(caseId) [\(ruleText)]: masked: \(message ?? "")"
+        case .acceptable: text = "\(caseId) [\(ruleText)]: acceptable (either verdict conforms): \(actualText)"
         }
         return DisplayText.safe(text)
     }

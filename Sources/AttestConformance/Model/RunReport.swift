@@ -52,6 +52,8 @@ public struct RunReport: Hashable, Sendable, Codable {
     public var unconfirmed: [CaseResult] { results.filter { $0.status == .unconfirmed } }
     /// Refusals that name another rule than the one the case breaks.
     public var masked: [CaseResult] { results.filter { $0.status == .masked } }
+    /// Cases whose verdict the specification leaves to the relying party, with what the verifier chose.
+    public var acceptable: [CaseResult] { results.filter { $0.status == .acceptable } }
     /// The passes backed by `proof`.
     public func passes(provenBy proof: CaseResult.Proof) -> [CaseResult] {
         results.filter { $0.status == .pass && $0.proof == proof }
@@ -67,7 +69,7 @@ public struct RunReport: Hashable, Sendable, Codable {
     public var exitCode: Int32 {
         let gating = gating
         if gating.contains(where: { $0.status == .error }) { return 2 }
-        let judged = results.contains { $0.status == .pass || $0.status.isFinding || $0.status == .crash }
+        let judged = results.contains { $0.status == .pass || $0.status.isFinding || $0.status == .crash || $0.status == .acceptable }
         if !judged, results.contains(where: { $0.status == .error || $0.status.isUnproven }) { return 2 }
         return gating.isEmpty ? 0 : 1
     }

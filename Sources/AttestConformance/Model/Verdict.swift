@@ -9,6 +9,9 @@ public struct Verdict: Hashable, Sendable, Codable {
         /// The verifier failed on the step instead of judging it (an adapter caught an exception that is not its
         /// library's verification error, a server answered 5xx): never a rejection. The case is reported `crash`.
         case crash
+        /// Only as an expectation, never a verifier's answer: the specification leaves this step's verdict to the
+        /// relying party's policy, so accepting and refusing both conform (Wycheproof's "acceptable").
+        case either
     }
 
     public let outcome: Outcome

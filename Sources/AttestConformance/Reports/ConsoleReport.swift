@@ -13,7 +13,7 @@ struct ConsoleReport {
             let mark = group.findings.isEmpty ? paint("PASS", "32") : gating ? paint("FAIL", "31") : paint("KNOWN", "33")
             let count = "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
             lines.append("\(mark) \(DisplayText.safe(group.label)) (\(count))")
-            for result in group.findings + group.unproven + group.unsupported {
+            for result in group.findings + group.unproven + group.answeredApart {
                 let tag = result.baseline.map { "[\($0.rawValue)] " } ?? ""
                 lines.append("       " + tag + result.summary)
                 if result.status.isFailure || result.status.isUnproven {

@@ -14,7 +14,7 @@ struct HTMLReport {
         return result.status.rawValue
     }
 
-    static let outcomes = ["pass", "finding", "crash", "hang", "unconfirmed", "masked", "error", "unsupported", "known", "fixed"]
+    static let outcomes = ["pass", "finding", "crash", "hang", "unconfirmed", "masked", "error", "unsupported", "acceptable", "known", "fixed"]
 
     var text: String {
         let groups = RuleGroup.groups(report)
@@ -76,6 +76,7 @@ struct HTMLReport {
             ("masked", "count-masked", report.masked.count),
             ("errors", "count-errors", report.errors.count),
             ("unsupported", "count-unsupported", report.unsupported.count),
+            ("acceptable", "count-acceptable", report.acceptable.count),
             ("proven by reason and control", "count-proof-reason-and-control", report.passes(provenBy: .reasonAndControl).count),
             ("proven by control only", "count-proof-control", report.passes(provenBy: .control).count),
             ("proven by outcome", "count-proof-outcome", report.passes(provenBy: .outcome).count),
@@ -160,7 +161,7 @@ struct HTMLReport {
     table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eaeef2;padding:.25em .5em;text-align:left;vertical-align:top}
     th{position:sticky;top:0;background:#f6f8fa}td.cell{text-align:center;font-weight:bold;min-width:3.5em}
     .cell.pass{background:#dafbe1}.cell.finding,.cell.hang,.cell.crash{background:#ffcecb}.cell.error{background:#fff1a8}
-    .cell.unconfirmed,.cell.masked{background:#ddf4ff}
+    .cell.unconfirmed,.cell.masked{background:#ddf4ff}.cell.acceptable{background:#eaeef2}
     .cell.unsupported{background:#eaeef2}.cell.known{background:#ffe2b3}.cell.fixed{background:#b4f0c4}
     tr.failing td:first-child{border-left:4px solid #cf222e}
     #filters{display:flex;flex-wrap:wrap;gap:1em;align-items:center;padding:.5em 0;position:sticky;top:0;background:#fff}
@@ -169,7 +170,7 @@ struct HTMLReport {
     details.case.unconfirmed,details.case.masked{border-color:#0969da}
     .badge{display:inline-block;min-width:6.5em;text-align:center;border-radius:3px;font-size:.85em;font-weight:bold;padding:0 .4em}
     .badge.pass{background:#dafbe1}.badge.finding,.badge.hang,.badge.crash{background:#cf222e;color:#fff}.badge.error{background:#bf8700;color:#fff}
-    .badge.unconfirmed,.badge.masked{background:#ddf4ff}
+    .badge.unconfirmed,.badge.masked{background:#ddf4ff}.badge.acceptable{background:#eaeef2}
     .badge.unsupported{background:#eaeef2}.badge.known{background:#ffe2b3}.badge.fixed{background:#b4f0c4}
     .rule{color:#0550ae}.level{color:#57606a;font-size:.85em}
     pre.command{background:#f6f8fa;padding:.4em;white-space:pre-wrap;word-break:break-all;margin:.2em 0}

@@ -18,7 +18,7 @@ struct JUnitReport {
         for (index, group) in RuleGroup.groups(report).enumerated() {
             let errors = group.results.filter { $0.status == .error && $0.baseline != .known }.count
             let failures = group.results.filter { ($0.status.isFinding || $0.status == .crash) && $0.baseline != .known }.count
-            let skipped = group.results.filter { $0.status == .unsupported || $0.status.isUnproven || ($0.status.isFailure && $0.baseline == .known) }.count
+            let skipped = group.results.filter { $0.status == .unsupported || $0.status == .acceptable || $0.status.isUnproven || ($0.status.isFailure && $0.baseline == .known) }.count
             let time = group.results.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
             lines.append(#"  <testsuite name="\#(escape(group.title))" package="attest-harness.\#(escape(report.profile))" id="\#(index)" timestamp="\#(timestamp)" hostname="\#(host)" tests="\#(group.results.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(Self.seconds(time))">"#)
             lines.append("    <properties>")
@@ -49,7 +49,7 @@ struct JUnitReport {
                     lines.append(open + ">")
                     lines.append(#"      <error message="\#(escape(result.summary))" type="harness">\#(body)</error>"#)
                     lines.append("    </testcase>")
-                case (.unsupported, _), (.unconfirmed, _), (.masked, _):
+                case (.unsupported, _), (.unconfirmed, _), (.masked, _), (.acceptable, _):
                     lines.append(open + ">")
                     lines.append(#"      <skipped message="\#(escape(result.summary))"/>"#)
                     lines.append("    </testcase>")

@@ -75,7 +75,8 @@ struct RuleGroup {
     var findings: [CaseResult] { results.filter { $0.status.isFailure } }
     /// Refusals the run cannot back (unconfirmed, masked): listed after the failures, never counted as passes.
     var unproven: [CaseResult] { results.filter { $0.status.isUnproven } }
-    var unsupported: [CaseResult] { results.filter { $0.status == .unsupported } }
+    /// Cases answered apart from passes and findings: unsupported, and those whose verdict is the relying party's.
+    var answeredApart: [CaseResult] { results.filter { $0.status == .unsupported || $0.status == .acceptable } }
     var fixed: [CaseResult] { results.filter { $0.baseline == .fixed } }
 
     static func groups(_ report: RunReport) -> [RuleGroup] {
@@ -115,6 +116,7 @@ extension RunReport {
         var text = "\(results.count) case\(results.count == 1 ? "" : "s"): \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
             + "\(errors.count) error\(errors.count == 1 ? "" : "s")"
         if !unsupported.isEmpty { text += ", \(unsupported.count) unsupported" }
+        if !acceptable.isEmpty { text += ", \(acceptable.count) acceptable (either verdict conforms)" }
         text += ", \(crashes.count) crash\(crashes.count == 1 ? "" : "es"), \(unconfirmed.count) unconfirmed, \(masked.count) masked"
         text += "; passes proven by reason and control \(passes(provenBy: .reasonAndControl).count), by control only "
             + "\(passes(provenBy: .control).count), by outcome \(passes(provenBy: .outcome).count)"
@@ -168,6 +170,8 @@ extension CaseResult {
             lines.append("unconfirmed: \(message ?? "") (got \(actualText); the refusal shows nothing while the control is refused too)")
         case .masked:
             lines.append("masked: \(message ?? "") (got \(actualText))")
+        case .acceptable:
+            lines.append("acceptable: \(message ?? "") (got \(actualText); either verdict conforms)")
         case .pass: break
         }
         if let control, status != .unconfirmed {

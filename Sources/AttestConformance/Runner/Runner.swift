@@ -48,6 +48,7 @@ public struct Runner: Sendable {
     func judge(_ testCase: Case, _ verdicts: [Verdict]) -> CaseResult {
         var lastRejection: (index: Int, verdict: Verdict)?
         var breaking: (index: Int, verdict: Verdict)?
+        var leftToRelyingParty: (index: Int, verdict: Verdict)?
         let breakingStep = testCase.breakingStep
         for (index, step) in testCase.steps.enumerated() {
             guard index < verdicts.count else {
@@ -64,6 +65,14 @@ public struct Runner: Sendable {
                 return CaseResult(testCase, .crash, step: index, expected: expected, actual: verdict,
                                   message: "step \(index): " + (verdict.reason ?? "the verifier failed on this step"))
             }
+            if verdict.outcome == .either {
+                return CaseResult(testCase, .error, step: index, message: "step \(index): \"either\" is an expectation, not a verdict")
+            }
+            // Either verdict conforms: recorded (the first refusal, else the last answer), never compared.
+            if expected == .either {
+                if leftToRelyingParty?.verdict.outcome != .reject { leftToRelyingParty = (index, verdict) }
+                continue
+            }
             // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
             let wrongStatus = verdict.outcome == .reject && expected == .reject && step.expectedStatus != nil
                 && verdict.status != nil && verdict.status != step.expectedStatus
@@ -79,6 +88,10 @@ public struct Runner: Sendable {
         }
         guard verdicts.count == testCase.steps.count else {
             return CaseResult(testCase, .error, message: "the verifier gave \(verdicts.count) verdicts for \(testCase.steps.count) steps")
+        }
+        if let leftToRelyingParty {
+            return CaseResult(testCase, .acceptable, step: leftToRelyingParty.index, expected: .either, actual: leftToRelyingParty.verdict,
+                              message: "the specification leaves this verdict to the relying party")
         }
         let shown = breaking ?? lastRejection
         return CaseResult(testCase, .pass, step: shown?.index, expected: shown.map { _ in .reject }, actual: shown?.verdict)

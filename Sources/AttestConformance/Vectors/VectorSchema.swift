@@ -21,7 +21,7 @@ public enum VectorSchema {
       },
       "$defs": {
         "ruleId": {"type": "string", "pattern": "^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$"},
-        "outcome": {"enum": ["accept", "reject"]},
+        "outcome": {"enum": ["accept", "reject", "either"], "description": "either: the specification leaves the verdict to the relying party, so accepting and refusing both conform (recorded, never a finding)"},
         "rule": {
           "type": "object",
           "required": ["id", "statement", "level", "source", "bugClass", "references"],
@@ -83,7 +83,8 @@ public enum VectorSchema {
                   "inputs": {"type": "object", "additionalProperties": {"type": "string", "contentEncoding": "base64"}},
                   "breaks": {"$ref": "#/$defs/ruleId"},
                   "time": {"type": "string", "format": "date-time"},
-                  "expectedStatus": {"type": "string"}
+                  "expectedStatus": {"type": "string"},
+                  "either": {"const": true}
                 }
               }
             },

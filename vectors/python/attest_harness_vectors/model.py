@@ -33,7 +33,8 @@ Level = Literal["MUST", "SHOULD", "POLICY"]
 BugClass = Literal["binding", "trust", "replay", "policy", "parsing", "signature"]
 Importance = Literal["critical", "high", "medium", "low"]
 
-OUTCOMES: Tuple[str, ...] = ("accept", "reject")
+#: "either": the specification leaves the verdict to the relying party; accepting and refusing both conform.
+OUTCOMES: Tuple[str, ...] = ("accept", "reject", "either")
 LEVELS: Tuple[str, ...] = ("MUST", "SHOULD", "POLICY")
 BUG_CLASSES: Tuple[str, ...] = ("binding", "trust", "replay", "policy", "parsing", "signature")
 IMPORTANCES: Tuple[str, ...] = ("critical", "high", "medium", "low")
@@ -91,6 +92,8 @@ class Step:
     breaks: Optional[RuleId] = None
     time: Optional[datetime] = None
     expected_status: Optional[str] = None
+    #: The specification leaves this step's verdict to the relying party: either verdict conforms.
+    either: bool = False
 
     def input(self, key: str) -> bytes:
         """The input named `key`; KeyError naming the step's inputs when it has none of that name."""
@@ -258,14 +261,17 @@ class _Decoder:
                        parameters=self.string_map(d["parameters"], f"{pointer}/parameters"))
 
     def step(self, value: Any, pointer: str) -> Step:
-        d = self.object(value, pointer, ("kind", "inputs"), ("breaks", "time", "expectedStatus"))
+        d = self.object(value, pointer, ("kind", "inputs"), ("breaks", "time", "expectedStatus", "either"))
+        if "either" in d and d["either"] is not True:
+            raise VectorFormatError(f"{pointer}/either", "is true when present")
         inputs = self.mapping(d["inputs"], f"{pointer}/inputs", self.base64)
         breaks = self.optional_string(d, "breaks", pointer)
         return Step(kind=StepKind(self.string(d["kind"], f"{pointer}/kind")),
                     inputs={InputKey(key): data for key, data in inputs.items()},
                     breaks=RuleId(breaks) if breaks is not None else None,
                     time=self.time(d["time"], f"{pointer}/time") if "time" in d else None,
-                    expected_status=self.optional_string(d, "expectedStatus", pointer))
+                    expected_status=self.optional_string(d, "expectedStatus", pointer),
+                    either="either" in d)
 
     def outcomes(self, value: Any, pointer: str) -> Tuple[Outcome, ...]:
         return self.array(value, pointer, lambda item, at: self.word(item, at, OUTCOMES))
