@@ -11,10 +11,10 @@ enum AttestHarness {
 
     static var help: String {
         var lines = ["OVERVIEW: Proves whether a device-attestation verifier is right.", "",
-                     "USAGE: attest-harness <command> [options]", "       attest-harness --version", "", "COMMANDS:"]
+                     "USAGE: attest-harness <command> [options]", "       attest-harness --version (-V)", "", "COMMANDS:"]
         let width = commands.map { $0.name.count }.max() ?? 0
         lines += commands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.abstract }
-        lines += ["", "See 'attest-harness <command> --help' for a command's options.",
+        lines += ["", "See 'attest-harness help <command>' (or '<command> --help') for a command's options.",
                   "Exit status: 0 conformant, 1 findings, 2 usage or harness error."]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -31,15 +31,18 @@ enum AttestHarness {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard let first = arguments.first else { fail("needs a command; see attest-harness --help") }
         if ["-h", "--help", "help"].contains(first) {
+            // `help run` is run's help, as `run --help` is.
+            if arguments.count > 1 {
+                guard let command = commands.first(where: { $0.name == arguments[1] }) else { fail(unknownCommand(arguments[1])) }
+                finish { try Output.standardOutput(command.help) }
+            }
             finish { try Output.standardOutput(help) }
         }
-        if ["--version", "version"].contains(first) {
+        if ["--version", "version", "-V"].contains(first) {
             finish { try Output.standardOutput("attest-harness \(HarnessVersion.current)\n") }
         }
         arguments.removeFirst()
-        guard let command = commands.first(where: { $0.name == first }) else {
-            fail("unknown command \"\(first)\"; commands: \(commands.map { $0.name }.joined(separator: ", "))")
-        }
+        guard let command = commands.first(where: { $0.name == first }) else { fail(unknownCommand(first)) }
         do {
             let parsed = try Arguments(arguments, accepting: command.options)
             if parsed.flag("help") {
@@ -51,6 +54,13 @@ enum AttestHarness {
         } catch {
             fail("\(command.name): \(error)")
         }
+    }
+
+    /// `unknown command "rn" (did you mean run?); commands: ...`.
+    static func unknownCommand(_ name: String) -> String {
+        let names = commands.map { $0.name }
+        let suggestion = Suggestion.closest(to: name, among: names).map { " (did you mean \($0)?)" } ?? ""
+        return "unknown command \"\(name)\"\(suggestion); commands: \(names.joined(separator: ", "))"
     }
 
     /// One line on stderr, exit status 2.

@@ -134,6 +134,9 @@ import Testing
         #expect(roots == ["android-ec-root.pem", "android-rsa-root.pem", "android-software-root.pem", "android-status.json",
                           "app-attest-root.pem", "play-integrity-decryption-key.txt", "play-integrity-verification-key.pem",
                           "webauthn-apple-root.pem", "webauthn-fido-attestation-root.pem", "webauthn-safetynet-root.pem"])
+        // Each file is written, and said, once, though several families share the Android roots.
+        let said = rootsRun.stderr.split(separator: "\n").filter { $0.hasPrefix("attest-harness roots: wrote ") }
+        #expect(said.count == roots.count && Set(said).count == said.count, "\(rootsRun.stderr)")
 
         let vectors = try Self.run("vectors", "--out", directory.appendingPathComponent("vectors").path, "--seed", "1")
         #expect(vectors.status == 0)
@@ -185,12 +188,29 @@ import Testing
         #expect(help.stdout.hasPrefix("OVERVIEW: ") && help.stdout.contains("USAGE: attest-harness \(command)"))
         let top = try Self.run("--help")
         #expect(top.status == 0 && top.stdout.contains("  \(command) "))
+        // `help <command>` is that command's help, not the global one.
+        let named = try Self.run("help", command)
+        #expect(named.status == 0 && named.stdout == help.stdout)
+    }
+
+    /// A mistyped command, option or profile gets the likely word back, on the one error line.
+    @Test func mistypesGetADidYouMean() throws {
+        for (arguments, suggestion) in [(["rn"], "(did you mean run?)"), (["help", "lsit"], "(did you mean list?)"),
+                                        (["list", "--profle", "x"], "(did you mean --profile?)"),
+                                        (["list", "--profile", "webauthn-l2x"], "(did you mean webauthn-l3?)")] {
+            let result = try Self.run(arguments)
+            #expect(result.status == 2 && result.stderr.contains(suggestion), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+        }
+        let far = try Self.run("zzzzzzzz")
+        #expect(far.status == 2 && !far.stderr.contains("did you mean"), "\(far.stderr)")
     }
 
     @Test func versionIsPrinted() throws {
         let version = try Self.run("--version")
         #expect(version.status == 0)
         #expect(version.stdout == "attest-harness \(HarnessVersion.current)\n")
+        #expect(try Self.run("-V").stdout == version.stdout)
         #expect(HarnessVersion.current.split(separator: ".").count == 3)
     }
 

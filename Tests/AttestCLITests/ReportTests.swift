@@ -79,6 +79,8 @@ import Testing
         let junit = try ReportFormat.junit.render(report)
         let suite = try #require(junit.split(separator: "\n").first { $0.contains(#"<testsuite name="demo.rule""#) })
         #expect(suite.contains(#"failures="\#(row.exit == 1 ? 1 : 0)""#), "\(suite)")
+        // Test cases are classed by profile and rule, so two profiles' reports in one Jenkins job stay apart.
+        #expect(junit.contains(#"classname="\#(report.profile).demo.rule""#), "\(junit)")
         #expect(suite.contains(#"errors="\#(row.exit == 2 ? 1 : 0)""#), "\(suite)")
         let skipped = (row.state == .known || row.now == .unsupported) ? 1 : 0
         #expect(suite.contains(#"skipped="\#(skipped)""#), "\(suite)")

@@ -32,7 +32,8 @@ struct JUnitReport {
             }
             lines.append("    </properties>")
             for result in group.results {
-                let open = #"    <testcase name="\#(escape(result.caseId))" classname="\#(escape(group.title))" time="\#(Self.seconds(result.durationSeconds ?? 0))""#
+                // classname `profile.rule`: two profiles' reports in one Jenkins job stay apart.
+                let open = #"    <testcase name="\#(escape(result.caseId))" classname="\#(escape(report.profile + "." + group.title))" time="\#(Self.seconds(result.durationSeconds ?? 0))""#
                 let body = escape(result.explanation(in: report).joined(separator: "\n"))
                 switch (result.status, result.baseline) {
                 case (.pass, _):

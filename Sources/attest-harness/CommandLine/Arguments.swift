@@ -50,7 +50,10 @@ struct Arguments {
                 flags.insert("help")
                 continue
             }
-            guard let spec = specs.first(where: { $0.name == name }) else { throw UsageError("unknown option --\(name)") }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                let suggestion = Suggestion.closest(to: name, among: specs.map(\.name)).map { " (did you mean --\($0)?)" } ?? ""
+                throw UsageError("unknown option --\(name)\(suggestion)")
+            }
             if spec.value == nil {
                 if inlineValue != nil { throw UsageError("--\(name) takes no value") }
                 flags.insert(name)

@@ -19,8 +19,9 @@ enum Selection {
                 throw UsageError("profile file \(nameOrPath) is not a valid profile: \(error)")
             }
         }
-        throw UsageError("unknown profile \"\(nameOrPath)\"; built-in profiles: "
-                         + BuiltinCatalogue.profiles.map(\.name).joined(separator: ", "))
+        let names = BuiltinCatalogue.profiles.map(\.name)
+        let suggestion = Suggestion.closest(to: nameOrPath, among: names).map { " (did you mean \($0)?)" } ?? ""
+        throw UsageError("unknown profile \"\(nameOrPath)\"\(suggestion); built-in profiles: " + names.joined(separator: ", "))
     }
 
     /// The cases `profile` covers, or every family's cases when there is none.

@@ -14,8 +14,10 @@ enum RootsCommand: Command {
         try arguments.rejectPositional()
         let directory = try Output.directory(try arguments.required("out"))
         let seed = try arguments.seed()
+        // Families share anchors (WebAuthn's android-key statements chain to the Android roots): each file once.
+        var written = Set<String>()
         for family in BuiltinCatalogue.families {
-            for (file, contents) in try family.trustAnchors(seed: seed).sorted(by: { $0.key < $1.key }) {
+            for (file, contents) in try family.trustAnchors(seed: seed).sorted(by: { $0.key < $1.key }) where written.insert(file).inserted {
                 try Output.writeFile(Array(contents.utf8), to: directory.appendingPathComponent(file))
                 Output.standardError("attest-harness roots: wrote \(directory.appendingPathComponent(file).path)\n")
             }
