@@ -8,7 +8,8 @@ import AttestAPIMap
 /// The reference verifier over HTTP (`attest-harness serve`), speaking attest-harness's own verdict protocol:
 /// `POST /v1/cases` takes an exec suite document (vectors/exec-suite.schema.json) and answers a results document,
 /// each case judged from fresh state under the server's own profile (a deployed server's policy is its own, not
-/// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ...}`. Bodies over the cap get 413, bad
+/// the client's). `GET /v1/health` answers `{"status": "ok", "profile": ..., "harnessVersion": ..., "seed": ...}`, the
+/// handshake `run` checks before any case. Bodies over the cap get 413, bad
 /// JSON 400, unknown paths 404, all with `{"error": ...}`. With `association` it also publishes the
 /// `/.well-known/` association files (`AssociationFiles`), and with `api` any API map's routes on every other path
 /// (`MapEmulation`: the map's server in front of the reference verifier). Listens on 127.0.0.1 only.
@@ -16,6 +17,7 @@ public final class VerdictServer: @unchecked Sendable {
     public let profile: Profile
     public let association: AssociationFiles?
     private let emulation: MapEmulation?
+    private let seed: UInt64
     private let verifier: ReferenceVerifier
     private var server: OpaquePointer?
 
@@ -31,6 +33,7 @@ public final class VerdictServer: @unchecked Sendable {
                 api: APIMap? = nil, seed: UInt64 = 1) throws {
         self.profile = profile
         self.association = association
+        self.seed = seed
         emulation = try api.map { try MapEmulation(map: $0, profile: profile, seed: seed) }
         verifier = ReferenceVerifier(profile: profile, name: name)
         let handler: chttp_handler = { context, method, target, headers, body, length, response, responseLength, contentType, location, extraHeaders in
@@ -91,7 +94,9 @@ public final class VerdictServer: @unchecked Sendable {
         }
         switch (method, path) {
         case ("GET", "/v1/health"):
-            return (200, (try? JSONEncoder.harness.encode(["status": "ok", "profile": profile.name])) ?? Data())
+            // The handshake a client checks before any case: which profile this server judges by, and its version.
+            return (200, (try? JSONEncoder.harness.encode(["status": "ok", "profile": profile.name,
+                                                            "harnessVersion": HarnessVersion.current, "seed": String(seed)])) ?? Data())
         case ("POST", "/v1/cases"):
             let suite: ExecSuite
             do {

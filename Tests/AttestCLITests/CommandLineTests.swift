@@ -193,6 +193,24 @@ import Testing
         #expect(named.status == 0 && named.stdout == help.stdout)
     }
 
+    /// `--fail-on` gates by level and outcome: POLICY findings alone pass a MUST gate, a MUST finding fails it, and
+    /// the reports still list every finding.
+    @Test func failOnGatesByLevel() throws {
+        let policyOnly = ["run", "--verifier", "builtin:reference-without:appattest.cbor.trailingBytes", "--profile", "apple-app-attest"]
+        let ungated = try Self.run(policyOnly)
+        #expect(ungated.status == 1 && ungated.stdout.contains("2 POLICY"), "\(ungated.stdout.suffix(300))")
+        let gated = try Self.run(policyOnly + ["--fail-on", "MUST"])
+        #expect(gated.status == 0, "\(gated.stdout.suffix(300))")
+        #expect(gated.stdout.contains("PASS: nothing fails the gate (--fail-on MUST); 2 other findings or errors reported"), "\(gated.stdout.suffix(300))")
+        #expect(gated.stdout.contains("appattest.cbor.trailingBytes.attestation-object"), "the findings are still listed")
+        #expect(try Self.run(policyOnly + ["--fail-on", "MUST,POLICY"]).status == 1)
+        let must = try Self.run(["run", "--verifier", "builtin:reference-without:appattest.nonce", "--profile", "apple-app-attest",
+                                 "--fail-on", "MUST"])
+        #expect(must.status == 1 && must.stdout.contains("(--fail-on MUST)"), "\(must.stdout.suffix(300))")
+        let bad = try Self.run(policyOnly + ["--fail-on", "MUTS"])
+        #expect(bad.status == 2 && bad.stderr.contains("(did you mean MUST?)"), "\(bad.stderr)")
+    }
+
     /// A mistyped command, option or profile gets the likely word back, on the one error line.
     @Test func mistypesGetADidYouMean() throws {
         for (arguments, suggestion) in [(["rn"], "(did you mean run?)"), (["help", "lsit"], "(did you mean list?)"),

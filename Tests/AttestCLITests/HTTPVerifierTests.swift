@@ -40,6 +40,22 @@ import FoundationNetworking
         #expect(result.stdout.contains("41 cases: 38 passed, 3 findings, 0 errors"), "\(result.stdout.suffix(300))")
     }
 
+    /// The handshake: a run refuses a verdict server that judges by another profile, in one line before any case
+    /// (its verdicts would read like 180 verifier bugs), unless told it is deliberate.
+    @Test func aServerOfAnotherProfileIsRefusedBeforeAnyCase() throws {
+        let server = try ServerProcess(CommandLineTests.binary, ["serve", "--profile", "apple-app-attest", "--port", "0"])
+        defer { server.stop() }
+        let url = server.firstLine
+        let refused = try CommandLineTests.run("run", "--profile", "step-up-signing", "--verifier", url)
+        #expect(refused.status == 2 && refused.stdout.isEmpty, "\(refused.stdout.suffix(300))")
+        let lines = CommandLineTests.diagnostics(refused.stderr)
+        #expect(lines.count == 1 && lines.first?.contains("judges by profile apple-app-attest, this run expects step-up-signing") == true,
+                "\(refused.stderr)")
+        let allowed = try CommandLineTests.run("run", "--profile", "step-up-signing", "--verifier", url, "--allow-profile-mismatch")
+        #expect(allowed.status != 2 || !allowed.stderr.contains("judges by profile"), "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("9 cases: "), "\(allowed.stdout.suffix(300))")
+    }
+
     /// The first line a child writes (the URL or port it listens on).
     /// hostile_server.py running, and its port (Debian's interpreter itself, not a version-manager shim, so that a
     /// signal reaches the server). The caller kills it.

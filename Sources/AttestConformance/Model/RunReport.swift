@@ -30,6 +30,8 @@ public struct RunReport: Hashable, Sendable, Codable {
     public var results: [CaseResult]
     /// Set when the run was compared with a baseline report.
     public var baseline: BaselineSummary?
+    /// What fails this run (`--fail-on`); absent: `FailureGate.default`.
+    public var failOn: FailureGate?
 
     public init(verifier: String, profile: String, seed: UInt64, results: [CaseResult], catalogue: String? = nil,
                 harnessVersion: String? = HarnessVersion.current) {
@@ -58,8 +60,14 @@ public struct RunReport: Hashable, Sendable, Codable {
     public func passes(provenBy proof: CaseResult.Proof) -> [CaseResult] {
         results.filter { $0.status == .pass && $0.proof == proof }
     }
-    /// Failing results the gate counts: all of them, or against a baseline only the new ones.
-    public var gating: [CaseResult] { results.filter { $0.status.isFailure && $0.baseline != .known } }
+    /// Failing results the gate counts: those `failOn` names, or against a baseline only the new ones of them.
+    public var gating: [CaseResult] {
+        let gate = failOn ?? .default
+        let levels = Dictionary(rules.map { ($0.id, $0.level) }, uniquingKeysWith: { first, _ in first })
+        return results.filter { result in
+            result.baseline != .known && gate.fails(result, level: result.rule.flatMap { levels[$0] } ?? .must)
+        }
+    }
 
     /// 2 when a harness error counts (a new one, against a baseline) or when no case was judged at all (no pass,
     /// finding, hang or crash, and some result a harness error, unconfirmed or masked: nothing backs a pass, and a

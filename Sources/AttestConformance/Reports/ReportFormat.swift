@@ -128,14 +128,20 @@ extension RunReport {
 
     /// What the run concluded, as the exit status says it.
     var verdictLine: String {
+        // A narrowed gate says so, and what it let through is still counted here (the reports list it all).
+        let gate = failOn.flatMap { $0 == .default ? nil : $0 }
+        let gateText = gate.map { " (--fail-on \($0.description))" } ?? ""
         switch exitCode {
-        case 0: return baseline == nil ? "PASS: no findings" : "PASS: no new findings or errors against the baseline"
+        case 0:
+            guard let gate else { return baseline == nil ? "PASS: no findings" : "PASS: no new findings or errors against the baseline" }
+            let passed = results.filter { $0.status.isFailure || $0.status == .unconfirmed }.filter { !gate.fails($0, level: level(of: $0)) }.count
+            return "PASS: nothing fails the gate\(gateText)" + (passed == 0 ? "" : "; \(passed) other finding\(passed == 1 ? "" : "s") or error\(passed == 1 ? "" : "s") reported")
         case 1:
             let crashes = gating.filter { $0.status == .crash }.count, findings = gating.count - crashes
             var parts: [String] = []
             if findings > 0 { parts.append("\(findings) \(baseline == nil ? "" : "new ")finding\(findings == 1 ? "" : "s")") }
             if crashes > 0 { parts.append("\(crashes) \(baseline == nil ? "" : "new ")crash\(crashes == 1 ? "" : "es")") }
-            return "FAIL: " + parts.joined(separator: ", ")
+            return "FAIL: " + parts.joined(separator: ", ") + gateText
         default:
             let new = gating.filter { $0.status == .error }.count
             if new == 0 {

@@ -14,20 +14,30 @@ public struct HTTPVerifier: AttestationVerifier {
     public let baseURL: URL
     public let timeout: TimeInterval
     public let responseLimit: Int
+    /// The profile the run expects the server to judge by: a server whose health answer names another one is
+    /// refused before any case (its verdicts would read like a verifier's bugs). Nil: not checked.
+    public var expectedProfile: String?
 
-    public init(baseURL: URL, timeout: TimeInterval = 10, responseLimit: Int = 16 << 20) {
+    public init(baseURL: URL, timeout: TimeInterval = 10, responseLimit: Int = 16 << 20, expectedProfile: String? = nil) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.responseLimit = responseLimit
+        self.expectedProfile = expectedProfile
     }
 
     public var name: String { baseURL.absoluteString }
 
-    /// The server must answer at all: a refused connection or an unknown host ends the run before any case.
+    /// The server must answer at all: a refused connection or an unknown host ends the run before any case. When
+    /// its health answer names the profile it judges by (`serve` does), that must be `expectedProfile`.
     public func prepare() async throws {
         let url = baseURL.appendingPathComponent("v1").appendingPathComponent("health")
         do {
-            _ = try await HTTPClient(timeout: timeout, responseLimit: 1 << 16).send(HTTPRequest(method: "GET", url: url))
+            let response = try await HTTPClient(timeout: timeout, responseLimit: 1 << 16).send(HTTPRequest(method: "GET", url: url))
+            struct Health: Decodable { let profile: String? }
+            if let expectedProfile, response.status == 200,
+               let served = (try? JSONDecoder().decode(Health.self, from: Data(response.body)))?.profile, served != expectedProfile {
+                throw VerifierFailure.contract("\(baseURL.absoluteString) judges by profile \(served), this run expects \(expectedProfile); start it with serve --profile \(expectedProfile), or pass --allow-profile-mismatch")
+            }
         } catch let error as HTTPClientError {
             switch error {
             case .resolve, .connect, .tls, .badURL: throw VerifierFailure.contract("\(baseURL.absoluteString): \(error)")

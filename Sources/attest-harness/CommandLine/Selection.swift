@@ -39,7 +39,7 @@ enum Selection {
     /// `builtin:reference`, `builtin:reference-without:<rule>`, `exec:<command>`, or `http(s)://` (our verdict
     /// protocol, or with `api` the server's own API through its map).
     static func verifier(_ uri: String, profile: Profile, timeout: Double, seed: UInt64 = 1, api: MapOptions? = nil,
-                         execSuite: Int = 1) throws -> any AttestationVerifier {
+                         execSuite: Int = 1, allowProfileMismatch: Bool = false) throws -> any AttestationVerifier {
         if execSuite > 1, !uri.hasPrefix("exec:") { throw UsageError("--exec-suite goes with an exec: verifier") }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://"), let url = URL(string: uri), url.user != nil || url.password != nil {
             throw UsageError("credentials in the verifier URL are neither sent nor kept out of reports; drop them and set ATTEST_HARNESS_AUTHORIZATION instead")
@@ -65,7 +65,7 @@ enum Selection {
         }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {
             guard let url = URL(string: uri), url.host != nil else { throw UsageError("bad verifier URL \"\(uri)\"") }
-            return HTTPVerifier(baseURL: url, timeout: timeout)
+            return HTTPVerifier(baseURL: url, timeout: timeout, expectedProfile: allowProfileMismatch ? nil : profile.name)
         }
         if uri.hasPrefix("exec:") {
             let command = String(uri.dropFirst(5)).trimmingCharacters(in: .whitespaces)

@@ -7,7 +7,7 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
         OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
@@ -15,6 +15,8 @@ enum RunCommand: Command {
         OptionSpec(name: "real-time", value: nil, help: "With --api against a server without a clock header: wait out the time between steps of lifetime cases (else they are reported unsupported)."),
         OptionSpec(name: "dry-run", value: nil, help: "With --api: print the requests of the first selected case as curl lines (secrets redacted), answered by an in-process emulation of the map; nothing is sent."),
         OptionSpec(name: "profile", value: "P", help: "The policy the verifier should enforce (a built-in name or a JSON file)."),
+        OptionSpec(name: "fail-on", value: "LIST", help: "What fails the run (exit 1, or 2 for harness errors): comma-separated rule levels MUST, SHOULD, POLICY and outcomes crash, unconfirmed, hang, error (default: MUST,SHOULD,POLICY,crash,hang,error). Reports still list everything."),
+        OptionSpec(name: "allow-profile-mismatch", value: nil, help: "Run against a verdict-protocol server that judges by another profile than --profile (refused otherwise: its verdicts would read like a verifier's bugs)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*'), and the controls they name (a refusal is a pass only when the control was accepted in the same run)."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json (docs/report.schema.json), junit, markdown, sarif (2.1.0) or html (one self-contained file). `attest-harness report` renders a saved JSON report in the others."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
@@ -51,12 +53,21 @@ enum RunCommand: Command {
             execSuite = value
         }
         let verifier = try Selection.verifier(try arguments.required("verifier"), profile: profile, timeout: timeout, seed: seed, api: api,
-                                              execSuite: execSuite)
+                                              execSuite: execSuite, allowProfileMismatch: arguments.flag("allow-profile-mismatch"))
         let format: ReportFormat
         do {
             format = try ReportFormat.named(arguments.value("format") ?? "console")
         } catch {
             throw UsageError("\(error)")
+        }
+        let failOn = try arguments.value("fail-on").map { text -> FailureGate in
+            switch FailureGate.parse(text) {
+            case .success(let gate): return gate
+            case .failure(let unknown):
+                let word = unknown.word
+                let suggestion = Suggestion.closest(to: word, among: FailureGate.words).map { " (did you mean \($0)?)" } ?? ""
+                throw UsageError("bad --fail-on \"\(word)\"\(suggestion); expected a comma-separated list of \(FailureGate.words.joined(separator: ", "))")
+            }
         }
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("jobs") {
@@ -128,6 +139,7 @@ enum RunCommand: Command {
         report.host = ProcessInfo.processInfo.hostName
         let referenced = Set(report.results.compactMap(\.rule))
         report.rules = BuiltinCatalogue.rules.filter { referenced.contains($0.id) }
+        report.failOn = failOn
         var reproduction = Reproduction(verifier: try arguments.required("verifier"), profileArgument: try arguments.required("profile"),
                                         profile: profile, seed: seed, api: api, apiArgument: arguments.value("api"))
         for option in ["timeout", "cacert", "exec-suite"] {
