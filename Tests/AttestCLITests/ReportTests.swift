@@ -91,6 +91,13 @@ import Testing
         let sarif = try #require(try JSONSerialization.jsonObject(with: Data(ReportFormat.sarif.render(report).utf8)) as? [String: Any])
         let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
         let results = try #require(run["results"] as? [[String: Any]])
+        // Rules carry GitHub's security-severity, by level.
+        let descriptors = ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
+        for descriptor in descriptors {
+            let properties = descriptor["properties"] as? [String: Any] ?? [:]
+            let expected = ["MUST": "8.0", "SHOULD": "5.0", "POLICY": "3.0"][properties["level"] as? String ?? ""]
+            #expect(expected != nil && properties["security-severity"] as? String == expected, "\(descriptor)")
+        }
         let states = results.compactMap { $0["baselineState"] as? String }
         switch (row.now, row.state) {
         case (.finding, .new), (.hang, .new): #expect(states == ["new"])

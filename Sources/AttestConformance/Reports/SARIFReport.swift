@@ -113,9 +113,21 @@ struct SARIFReport {
             "properties": [
                 "level": rule.level.rawValue, "source": rule.source, "quote": rule.quote ?? "",
                 "ownerVerifier": rule.ownerVerifier ?? "",
-                "bugClass": rule.bugClass.rawValue, "tags": ["attestation", rule.level.rawValue, rule.bugClass.rawValue],
+                "bugClass": rule.bugClass.rawValue, "tags": ["attestation", "security", rule.level.rawValue, rule.bugClass.rawValue],
+                // GitHub code scanning ranks security alerts by this score (0.1 to 10): a spec violation high, a
+                // SHOULD medium, a profile's hardening choice low.
+                "security-severity": Self.securitySeverity(rule.level),
             ] as [String: Any],
         ]
+    }
+
+    /// `security-severity` by level: MUST 8.0 (high), SHOULD 5.0 (medium), POLICY 3.0 (low).
+    static func securitySeverity(_ level: RuleLevel) -> String {
+        switch level {
+        case .must: "8.0"
+        case .should: "5.0"
+        case .policy: "3.0"
+        }
     }
 
     private func result(_ result: CaseResult, ruleIndex: Int?) -> [String: Any] {
