@@ -211,6 +211,37 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("(did you mean MUST?)"), "\(bad.stderr)")
     }
 
+    /// The bash completion script, sourced into a real bash, completes commands, each command's options and the
+    /// values of --profile and --fail-on; the zsh and fish scripts are written from the same lists.
+    @Test func bashCompletionCompletesCommandsOptionsAndValues() throws {
+        let script = try Self.run("completions", "bash")
+        #expect(script.status == 0, "\(script.stderr)")
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("attest-harness.bash")
+        try script.stdout.write(to: file, atomically: true, encoding: .utf8)
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let probe = try Self.launch(URL(fileURLWithPath: "/bin/bash"), ["--norc", "-c", """
+                source '\(file.path)'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _attest_harness
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """])
+            return probe.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["attest-harness", "ru"]) == ["run"])
+        #expect(try complete(["attest-harness", "run", "--fail"]) == ["--fail-on"])
+        #expect(try complete(["attest-harness", "run", "--profile", "webauthn"]) == ["webauthn-l3"])
+        #expect(try complete(["attest-harness", "run", "--fail-on", "P"]) == ["POLICY"])
+        #expect(try complete(["attest-harness", "help", "ser"]) == ["serve"])
+        for shell in ["zsh", "fish"] {
+            let other = try Self.run("completions", shell)
+            #expect(other.status == 0 && other.stdout.contains("fail-on") && other.stdout.contains("webauthn-l3"), "\(shell)")
+        }
+        let bad = try Self.run("completions", "bsh")
+        #expect(bad.status == 2 && bad.stderr.contains("(did you mean bash?)"), "\(bad.stderr)")
+    }
+
     /// A mistyped command, option or profile gets the likely word back, on the one error line.
     @Test func mistypesGetADidYouMean() throws {
         for (arguments, suggestion) in [(["rn"], "(did you mean run?)"), (["help", "lsit"], "(did you mean list?)"),
