@@ -45,6 +45,7 @@ enum AttestHarness {
         guard let command = commands.first(where: { $0.name == first }) else { fail(unknownCommand(first)) }
         do {
             let parsed = try Arguments(arguments, accepting: command.options)
+            Output.quiet = parsed.flag("quiet")
             if parsed.flag("help") {
                 finish { try Output.standardOutput(command.help) }
             }

@@ -242,6 +242,24 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("(did you mean bash?)"), "\(bad.stderr)")
     }
 
+    /// `--quiet` leaves stderr to errors; `--color always|never` overrides the terminal check (a CI log that renders
+    /// ANSI colour, or a terminal that should get none).
+    @Test func quietAndColorDoWhatTheySay() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let noisy = try Self.run("roots", "--out", directory.appendingPathComponent("a").path)
+        #expect(noisy.status == 0 && !noisy.stderr.isEmpty)
+        let quiet = try Self.run("roots", "--out", directory.appendingPathComponent("b").path, "--quiet")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        let run = ["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest", "--progress", "always"]
+        let quietRun = try Self.run(run + ["--quiet"])
+        #expect(quietRun.status == 0 && quietRun.stderr.isEmpty && quietRun.stdout.contains("PASS"), "\(quietRun.stderr)")
+        #expect(try Self.run(run + ["--quiet", "--color", "always"]).stdout.contains("\u{1B}["))
+        #expect(!(try Self.run(run + ["--quiet", "--color", "never"]).stdout.contains("\u{1B}[")))
+        let bad = try Self.run(run + ["--color", "sometimes"])
+        #expect(bad.status == 2 && bad.stderr.contains("bad --color"), "\(bad.stderr)")
+    }
+
     /// A mistyped command, option or profile gets the likely word back, on the one error line.
     @Test func mistypesGetADidYouMean() throws {
         for (arguments, suggestion) in [(["rn"], "(did you mean run?)"), (["help", "lsit"], "(did you mean list?)"),

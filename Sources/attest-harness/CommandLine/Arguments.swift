@@ -15,6 +15,8 @@ struct OptionSpec {
 extension OptionSpec {
     static let seed = OptionSpec(name: "seed", value: "N", help: "Seed everything forged is derived from (default 1).")
     static let outDirectory = OptionSpec(name: "out", value: "DIR", help: "Directory to write into (created if missing).")
+    static let quiet = OptionSpec(name: "quiet", value: nil, help: "Nothing on stderr but errors: no progress, no notes.")
+    static let color = OptionSpec(name: "color", value: "WHEN", help: "Colour the console report: auto (default: on a terminal without NO_COLOR), always or never.")
 }
 
 /// GNU-style long options, parsed by hand (no outside packages): `--name value`, `--name=value`, flags, and
@@ -93,6 +95,16 @@ struct Arguments {
         guard let text = values["seed"] else { return 1 }
         guard let seed = UInt64(text) else { throw UsageError("bad seed \"\(text)\": expected a decimal number from 0 to \(UInt64.max)") }
         return seed
+    }
+
+    /// `--color auto|always|never`; auto is `terminal` (stdout is a terminal and NO_COLOR is unset).
+    func color(terminal: Bool) throws -> Bool {
+        switch values["color"] ?? "auto" {
+        case "auto": return terminal
+        case "always": return true
+        case "never": return false
+        case let other: throw UsageError("bad --color \"\(other)\"; expected auto, always or never")
+        }
     }
 
     func rejectPositional() throws {

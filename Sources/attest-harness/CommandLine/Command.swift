@@ -70,6 +70,15 @@ enum Output {
         standardErrorAsWritten(DisplayText.safe(line) + (text.hasSuffix("\n") ? "\n" : ""))
     }
 
+    /// Set once from `--quiet`, before the command runs.
+    nonisolated(unsafe) static var quiet = false
+
+    /// An informational line on stderr (what was written, a note on the run), left out under `--quiet`; errors
+    /// always print.
+    static func note(_ text: String) {
+        if !quiet { standardError(text) }
+    }
+
     /// The harness's own terminal control (the live progress line), as written.
     static func standardErrorAsWritten(_ text: String) {
         _ = OutputFile.writeAll(Array(text.utf8), to: STDERR_FILENO)

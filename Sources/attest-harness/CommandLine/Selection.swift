@@ -60,7 +60,7 @@ enum Selection {
             }
             return MapDriver(map: api.map, transport: HTTPMapTransport(baseURL: url, timeout: timeout, trustedCertificates: api.caCertificates),
                              seed: seed, realTime: api.realTime) { event in
-                if case .waiting(let message) = event { Output.standardError("attest-harness run: \(message)\n") }
+                if case .waiting(let message) = event { Output.note("attest-harness run: \(message)\n") }
             }
         }
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {

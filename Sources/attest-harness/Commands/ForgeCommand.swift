@@ -12,6 +12,7 @@ enum ForgeCommand: Command {
         .outDirectory,
         .seed,
         OptionSpec(name: "profile", value: "P", help: "Forge for profile P's parameters (default: the family's built-in profile)."),
+        .quiet,
     ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -44,7 +45,7 @@ enum ForgeCommand: Command {
         let suite = VectorSuite(family: testCase.family, seed: seed, stepKinds: [:], rules: [], profiles: profiles, cases: [testCase])
         let description = try JSONEncoder.harness.encode(suite.cases[0])
         try Output.writeFile(Array(description) + [0x0a], to: directory.appendingPathComponent("case.json"))
-        Output.standardError("attest-harness forge: wrote \(testCase.id) to \(out)\n")
+        Output.note("attest-harness forge: wrote \(testCase.id) to \(out)\n")
         return 0
     }
 }

@@ -8,11 +8,13 @@ import Foundation
 enum ReportCommand: Command {
     static let name = "report"
     static let abstract = "Render a JSON report of `run` in another format (console, json, junit, markdown, sarif, html)."
-    static let usage = "FILE --format FORMAT [--out FILE] [--profile P]"
+    static let usage = "FILE --format FORMAT [--out FILE] [--profile P] [--color WHEN] [--quiet]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", value: "FORMAT", help: "console, json, junit, markdown, sarif or html."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "profile", value: "P", help: "For html: the profile file the run used, when it is not a built-in profile (to forge the evidence shown)."),
+        .color,
+        .quiet,
     ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -30,19 +32,21 @@ enum ReportCommand: Command {
         if format == .html {
             let profile = try arguments.value("profile").map(Selection.profile) ?? BuiltinCatalogue.profile(named: report.profile)
             if let profile, profile.name != report.profile {
-                Output.standardError("attest-harness report: the report ran under profile \(report.profile), not \(profile.name); the page shows no decoded evidence\n")
+                Output.note("attest-harness report: the report ran under profile \(report.profile), not \(profile.name); the page shows no decoded evidence\n")
             } else if let profile {
                 let cases = try Selection.cases(profile: profile, seed: report.seed)
                 if BuiltinCatalogue.version(of: cases, under: profile) == report.catalogue {
                     evidence = EvidenceTree.evidence(for: cases, in: report)
                 } else {
-                    Output.standardError("attest-harness report: the report's catalogue \(report.catalogue ?? "unrecorded") is not this profile's under this version; the page shows no decoded evidence\n")
+                    Output.note("attest-harness report: the report's catalogue \(report.catalogue ?? "unrecorded") is not this profile's under this version; the page shows no decoded evidence\n")
                 }
             } else {
-                Output.standardError("attest-harness report: profile \(report.profile) is not built in (pass --profile FILE); the page shows no decoded evidence\n")
+                Output.note("attest-harness report: profile \(report.profile) is not built in (pass --profile FILE); the page shows no decoded evidence\n")
             }
         }
-        try Output.write(try format.render(report, evidence: evidence), to: arguments.value("out"))
+        let wanted = try arguments.color(terminal: Output.colorOnStdout)
+        let color = format == .console && arguments.value("out") == nil && wanted
+        try Output.write(try format.render(report, evidence: evidence, color: color), to: arguments.value("out"))
         return 0
     }
 }

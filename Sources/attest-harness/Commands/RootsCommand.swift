@@ -8,6 +8,7 @@ enum RootsCommand: Command {
     static let options: [OptionSpec] = [
         .outDirectory,
         .seed,
+        .quiet,
     ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -19,7 +20,7 @@ enum RootsCommand: Command {
         for family in BuiltinCatalogue.families {
             for (file, contents) in try family.trustAnchors(seed: seed).sorted(by: { $0.key < $1.key }) where written.insert(file).inserted {
                 try Output.writeFile(Array(contents.utf8), to: directory.appendingPathComponent(file))
-                Output.standardError("attest-harness roots: wrote \(directory.appendingPathComponent(file).path)\n")
+                Output.note("attest-harness roots: wrote \(directory.appendingPathComponent(file).path)\n")
             }
         }
         return 0

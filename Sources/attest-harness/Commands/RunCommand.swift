@@ -7,7 +7,7 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--format console|json|junit|markdown|sarif|html] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never] [--quiet] [--color auto|always|never]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
         OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
@@ -22,6 +22,8 @@ enum RunCommand: Command {
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run under the same profile and catalogue: failures it already had are reported as known and do not fail the run; passes it failed are listed as fixed."),
         OptionSpec(name: "baseline-any-profile", value: nil, help: "Compare with a baseline of another profile or catalogue anyway (else that is a usage error, exit 2)."),
+        .quiet,
+        .color,
         OptionSpec(name: "progress", value: "WHEN", help: "auto (default: a live line on a terminal, else a line every 10 s or 10% on stderr), always (the live line) or never."),
         .seed,
         OptionSpec(name: "jobs", value: "N", help: "Cases run in parallel (default: the number of cores; I/O-bound verifiers such as http:// servers can take far more, up to 256)."),
@@ -60,6 +62,8 @@ enum RunCommand: Command {
         } catch {
             throw UsageError("\(error)")
         }
+        // Checked before any case runs, as every option is.
+        let colorWanted = try arguments.color(terminal: Output.colorOnStdout)
         let failOn = try arguments.value("fail-on").map { text -> FailureGate in
             switch FailureGate.parse(text) {
             case .success(let gate): return gate
@@ -77,7 +81,7 @@ enum RunCommand: Command {
         let rate = try arguments.value("rate").map { _ in
             RateLimit(perSecond: try arguments.number("rate", default: 1, in: 0.01...10_000, "cases per second"))
         }
-        let progressName = arguments.value("progress") ?? "auto"
+        let progressName = arguments.flag("quiet") ? "never" : arguments.value("progress") ?? "auto"
         guard let progressMode = ProgressMode(rawValue: progressName) else {
             throw UsageError("bad --progress \"\(progressName)\"; expected auto, always or never")
         }
@@ -119,7 +123,7 @@ enum RunCommand: Command {
             cases.removeAll { $0.family != api.map.family }
             guard !cases.isEmpty else { throw UsageError("no case of the \(api.map.family) family is selected") }
             if others > 0 {
-                Output.standardError("attest-harness run: \(others) cases of other families than \(api.map.family) are not run through the \(api.map.name) map\n")
+                Output.note("attest-harness run: \(others) cases of other families than \(api.map.family) are not run through the \(api.map.name) map\n")
             }
         }
 
@@ -155,7 +159,8 @@ enum RunCommand: Command {
         if let baseline { report = report.compared(with: baseline) }
         let out = arguments.value("out")
         let evidence = format == .html ? EvidenceTree.evidence(for: cases, in: report) : [:]
-        let text = try format.render(report, evidence: evidence, color: format == .console && out == nil && Output.colorOnStdout)
+        let color = format == .console && out == nil && colorWanted
+        let text = try format.render(report, evidence: evidence, color: color)
         try Output.write(text, to: out)
         return report.exitCode
     }

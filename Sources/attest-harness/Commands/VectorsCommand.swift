@@ -9,6 +9,7 @@ enum VectorsCommand: Command {
     static let options: [OptionSpec] = [
         .outDirectory,
         .seed,
+        .quiet,
     ]
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -18,7 +19,7 @@ enum VectorsCommand: Command {
         let directory = try Output.directory(out)
         for (file, suite) in try BuiltinCatalogue.vectorSuites(seed: seed) {
             try Output.writeFile(Array(try suite.json), to: directory.appendingPathComponent(file))
-            Output.standardError("attest-harness vectors: wrote \(suite.numberOfCases) cases to \(out)/\(file)\n")
+            Output.note("attest-harness vectors: wrote \(suite.numberOfCases) cases to \(out)/\(file)\n")
         }
         try Output.writeFile(Array(VectorSchema.json.utf8), to: directory.appendingPathComponent("schema.json"))
         try Output.writeFile(Array(ExecSchemas.suite.utf8), to: directory.appendingPathComponent("exec-suite.schema.json"))
