@@ -11,6 +11,13 @@ struct RuleViolation: Error {
     var status: String? = nil
 }
 
+/// Evidence a check cannot read (an unknown platform, a key that is not a SubjectPublicKeyInfo): refused under the
+/// step's structure rule (`ReferenceSession.unreadable`), never a harness error.
+struct UnreadableEvidence: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// A problem with the suite itself (a missing input, an unknown step kind): a harness error, never a verdict.
 package struct HarnessError: Error, Hashable, CustomStringConvertible {
     package let description: String

@@ -113,9 +113,3 @@ public struct ReferenceSession: VerificationSession {
     }
 }
 
-/// Evidence a check cannot read (an unknown platform, a key that is not a SubjectPublicKeyInfo): refused under the
-/// step's structure rule (`ReferenceSession.unreadable`), never a harness error.
-struct UnreadableEvidence: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

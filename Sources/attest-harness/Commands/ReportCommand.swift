@@ -60,17 +60,15 @@ enum ReportFile {
     static let sizeLimit = 32 << 20
 
     static func load(_ path: String, role: String) throws -> RunReport {
-        // Output.standardError shows the name inert, as every diagnostic.
-        let shown = path
         guard !path.isEmpty else { throw UsageError("the \(role) file name is empty") }
         var info = stat()
-        guard stat(path, &info) == 0 else { throw UsageError("no such \(role) file \(shown)") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(role) \(shown) is not a regular file") }
-        guard info.st_size <= sizeLimit else { throw UsageError("\(role) \(shown) is larger than \(sizeLimit >> 20) MiB") }
+        guard stat(path, &info) == 0 else { throw UsageError("no such \(role) file \(path)") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(role) \(path) is not a regular file") }
+        guard info.st_size <= sizeLimit else { throw UsageError("\(role) \(path) is larger than \(sizeLimit >> 20) MiB") }
         do {
             return try RunReport.load(from: URL(fileURLWithPath: path))
         } catch {
-            throw UsageError("\(role) \(shown): \(error)")
+            throw UsageError("\(role) \(path): \(error)")
         }
     }
 }
