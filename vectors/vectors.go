@@ -142,6 +142,15 @@ type Step struct {
 	ExpectedStatus string              `json:"expectedStatus,omitempty"`
 	// Either: the specification leaves this step's verdict to the relying party; either verdict conforms.
 	Either bool `json:"either,omitempty"`
+	// Repeats: this step goes over an earlier step's ceremony again (a verifier sees its inputs as they are).
+	Repeats *Repetition `json:"repeats,omitempty"`
+}
+
+// Repetition says which earlier step a step goes over again, and how: "replay" (that step's inputs exactly, its
+// completing request sent again) or "answer" (a new response to that ceremony, no new options asked for).
+type Repetition struct {
+	As   string `json:"as"`
+	Step int    `json:"step"`
 }
 
 // Input is the step's input named key, and whether it has one.

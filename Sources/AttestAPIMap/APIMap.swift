@@ -24,6 +24,14 @@ public struct APIMap: Sendable {
     public var identities: [String: IdentityMap]
     /// Values replaced by fresh ones before any step that has them (a user id no earlier case used).
     public var fresh: [FreshValue]
+    /// Exchanges around the ceremonies: once per run, and once per simulated session before its first step.
+    public var setup: MapSetup
+    /// Cookies every session's jar starts with (templates; `env.*` allowed: a session cookie of a login done elsewhere).
+    public var cookies: [String: Template]
+    /// Real accounts, one per simulated user of a case (`account.NAME` in templates).
+    public var accounts: AccountMap?
+    /// The relying party's own policy, stated or read from its options: the run's profile follows it.
+    public var policy: SitePolicy?
     public var steps: [StepKind: StepMap]
     public var verdict: VerdictMap
 
@@ -69,6 +77,14 @@ public struct APIMap: Sendable {
             identities[member.key] = try IdentityMap(ObjectReader(member.value, at: "/identities/\(escape(member.key))"))
         }
         fresh = try reader.array("fresh").map { try FreshValue(ObjectReader($0, at: $1)) }
+        setup = try reader.object("setup").map(MapSetup.init) ?? MapSetup()
+        cookies = try (reader.object("cookies")?.members ?? [:]).reduce(into: [:]) { cookies, member in
+            let pointer = "/cookies/\(escape(member.key))"
+            guard MapCookie.isName(member.key) else { throw APIMapError(pointer, "not a cookie name") }
+            cookies[member.key] = try Template(member.value, at: pointer)
+        }
+        accounts = try reader.object("accounts").map(AccountMap.init)
+        policy = try reader.object("policy").map(SitePolicy.init)
         guard let stepsReader = try reader.object("steps"), !stepsReader.members.isEmpty else {
             throw APIMapError("/steps", "required: one entry per step kind the server takes")
         }
@@ -78,7 +94,7 @@ public struct APIMap: Sendable {
         guard let verdictReader = try reader.object("verdict") else { throw APIMapError("/verdict", "required") }
         verdict = try VerdictMap(verdictReader)
         try reader.onlyKnown(["$schema", "format", "name", "description", "family", "clock", "sessions", "headers", "identities",
-                              "fresh", "steps", "verdict"])
+                              "fresh", "setup", "cookies", "accounts", "policy", "steps", "verdict"])
         try validateSources()
     }
 
@@ -97,23 +113,47 @@ public struct APIMap: Sendable {
         !name.isEmpty && name.utf8.count <= 256 && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
     }
 
-    /// Identities and stored values that templates use must be declared; env values only in headers.
+    /// Every exchange of the map with its pointer: setup first, then each step kind's.
+    public var allExchanges: [(pointer: String, exchange: Exchange, setup: Bool)] {
+        setup.run.enumerated().map { ("/setup/run/\($0.offset)", $0.element, true) }
+            + setup.session.enumerated().map { ("/setup/session/\($0.offset)", $0.element, true) }
+            + steps.sorted { $0.key < $1.key }.flatMap { kind, step in
+                step.exchanges.enumerated().map { ("/steps/\(escape(kind.rawValue))/exchanges/\($0.offset)", $0.element, false) }
+            }
+    }
+
+    /// Identities and account fields that templates use must be declared; `env.*` values go only where a secret
+    /// belongs: headers, the cookie jar's seeds, and setup exchanges (a login form's password).
     func validateSources() throws {
-        for (kind, step) in steps {
-            for (index, exchange) in step.exchanges.enumerated() {
-                let pointer = "/steps/\(escape(kind.rawValue))/exchanges/\(index)"
-                for source in exchange.request.sources {
-                    if case .identity(let name) = source, identities[name] == nil {
-                        throw APIMapError(pointer, "identity.\(name) is used but not declared under /identities")
+        for (pointer, exchange, isSetup) in allExchanges {
+            for source in exchange.request.sources + (exchange.session?.sources ?? []) {
+                if case .identity(let name) = source, identities[name] == nil {
+                    throw APIMapError(pointer, "identity.\(name) is used but not declared under /identities")
+                }
+                if case .account(let field) = source {
+                    guard let accounts else { throw APIMapError(pointer, "account.\(field) is used but the map has no /accounts") }
+                    if let pool = accounts.pool, !pool.allSatisfy({ $0[field] != nil }) {
+                        throw APIMapError(pointer, "account.\(field) is used but not every account under /accounts/pool has \(field)")
                     }
                 }
-                // Each use of a secret is checked where it is, not per exchange: a header reading env.X does not let
-                // the same exchange put env.X into its method, path or body.
+            }
+            // Each use of a secret is checked where it is, not per exchange: a header reading env.X does not let
+            // the same step exchange put env.X into its method, path or body.
+            if !isSetup {
                 for source in exchange.request.sourcesOutsideHeaders {
                     if case .environment(let name) = source {
-                        throw APIMapError(pointer, "env.\(name) may only be used in a header (secrets never go into bodies or paths)")
+                        throw APIMapError(pointer, "env.\(name) may only be used in a header, a cookie or a setup exchange (secrets never go into a ceremony's bodies or paths)")
                     }
                 }
+            }
+        }
+        for (pointer, exchange, isSetup) in allExchanges where isSetup {
+            for capture in exchange.captures {
+                if case .replaces = capture.target { throw APIMapError(pointer, "a setup exchange stores what it captures (store), it replaces no case input") }
+            }
+            for source in exchange.request.sources {
+                if case .input = source { throw APIMapError(pointer, "a setup exchange runs outside any step: it cannot read input.*") }
+                if case .derived = source { throw APIMapError(pointer, "a setup exchange runs outside any step: it cannot read derived.*") }
             }
         }
     }
@@ -121,26 +161,20 @@ public struct APIMap: Sendable {
     /// Header names whose values come from the environment (secrets): redacted wherever a request is shown.
     public var secretHeaders: Set<String> {
         var names = Set<String>()
-        for (name, template) in headers where template.sources.contains(where: { if case .environment = $0 { true } else { false } }) {
-            names.insert(name.lowercased())
-        }
-        for step in steps.values {
-            for exchange in step.exchanges {
-                for (name, template) in exchange.request.headers
-                where template.sources.contains(where: { if case .environment = $0 { true } else { false } }) {
-                    names.insert(name.lowercased())
-                }
-            }
+        for (name, template) in headers where template.readsEnvironment { names.insert(name.lowercased()) }
+        for (_, exchange, _) in allExchanges {
+            for (name, template) in exchange.request.headers where template.readsEnvironment { names.insert(name.lowercased()) }
         }
         return names
     }
 
-    /// The environment variables the map's headers read (secrets: their values are redacted from every report).
+    /// The environment variables the map reads anywhere (secrets: their values are redacted from every report).
     public var environmentNames: Set<String> {
-        var templates = Array(headers.values)
-        for step in steps.values { for exchange in step.exchanges { templates += exchange.request.headers.values } }
+        var sources = headers.values.flatMap(\.sources) + cookies.values.flatMap(\.sources)
+        for (_, exchange, _) in allExchanges { sources += exchange.request.sources }
+        for account in accounts?.pool ?? [] { sources += account.values.flatMap(\.sources) }
         var names = Set<String>()
-        for template in templates { for case .environment(let name) in template.sources { names.insert(name) } }
+        for case .environment(let name) in sources { names.insert(name) }
         return names
     }
 
@@ -209,6 +243,9 @@ public struct Exchange: Sendable {
     public var session: Template?
     public var request: RequestMap
     public var captures: [Capture]
+    /// The statuses that let a setup or preparing exchange go on (`"2xx"`, the default, or a list: `[200, 302]` for
+    /// a login that redirects). A step's last exchange is read by the verdict instead.
+    public var expect: StatusExpectation
 
     init(_ reader: ObjectReader) throws {
         name = try reader.optionalString("name") ?? "request"
@@ -216,8 +253,96 @@ public struct Exchange: Sendable {
         guard let request = try reader.object("request") else { throw APIMapError(reader.at("request"), "required") }
         self.request = try RequestMap(request)
         captures = try reader.array("capture").map { try Capture(ObjectReader($0, at: $1)) }
-        try reader.onlyKnown(["name", "session", "request", "capture"])
+        expect = try reader.members["expect"].map { try StatusExpectation($0, at: reader.at("expect")) } ?? .success
+        try reader.onlyKnown(["name", "session", "request", "capture", "expect"])
     }
+}
+
+/// The HTTP statuses an exchange may answer with and go on.
+public enum StatusExpectation: Hashable, Sendable, CustomStringConvertible {
+    /// Any 2xx.
+    case success
+    case list([Int])
+
+    init(_ json: JSONValue, at pointer: String) throws {
+        switch json {
+        case .string("2xx"): self = .success
+        case .array(let items) where !items.isEmpty:
+            self = .list(try items.enumerated().map { index, item in
+                guard case .integer(let code) = item, (100...599).contains(code) else { throw APIMapError("\(pointer)/\(index)", "expected an HTTP status") }
+                return code
+            })
+        default: throw APIMapError(pointer, "expected \"2xx\" or a non-empty list of HTTP statuses")
+        }
+    }
+
+    public func allows(_ status: Int) -> Bool {
+        switch self {
+        case .success: (200..<300).contains(status)
+        case .list(let codes): codes.contains(status)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .success: "2xx"
+        case .list(let codes): codes.map(String.init).joined(separator: " or ")
+        }
+    }
+}
+
+/// `{"run": [...], "session": [...]}`: exchanges sent once per run before the first case (create a test account,
+/// fetch a site-wide token), and once per simulated session before its first exchange (fetch the login form, log
+/// in). What a run setup stores and the cookies it receives start every session; what a session setup stores and
+/// receives stays in that session. Setup exchanges may read `env.*` in their bodies (a password in a login form,
+/// redacted wherever a request is shown) and may not read a step's `input.*`.
+public struct MapSetup: Sendable {
+    public var run: [Exchange] = []
+    public var session: [Exchange] = []
+
+    init() {}
+
+    init(_ reader: ObjectReader) throws {
+        run = try reader.array("run").map { try Exchange(ObjectReader($0, at: $1)) }
+        session = try reader.array("session").map { try Exchange(ObjectReader($0, at: $1)) }
+        for (index, exchange) in run.enumerated() where exchange.session != nil {
+            throw APIMapError(reader.at("run") + "/\(index)/session", "a run setup exchange is sent once, in no simulated session")
+        }
+        try reader.onlyKnown(["run", "session"])
+    }
+}
+
+/// `{"per": "input.user", "pool": [{"username": "alice", "password": {"$": "env.SITE_PASSWORD"}}, ...]}`: each
+/// distinct value of `per` within a case is one simulated user with its own sessions (and so its own logins). With
+/// a `pool`, the case's first user is the pool's first account, the second the second (a case with more users than
+/// the pool is `unsupported`); templates read the account's fields as `account.NAME`. Without one, each simulated
+/// user is a fresh identity the map's setup makes an account for (a sign-up exchange).
+public struct AccountMap: Sendable {
+    public var per: ValueSource
+    public var pool: [[String: Template]]?
+
+    init(_ reader: ObjectReader) throws {
+        per = try ValueSource(parsing: try reader.string("per"), at: reader.at("per"))
+        switch per {
+        case .input, .derived: break
+        default: throw APIMapError(reader.at("per"), "accounts are kept per input.* or derived.* value")
+        }
+        if reader.members["pool"] != nil {
+            pool = try reader.array("pool").map { item, pointer in
+                let account = try ObjectReader(item, at: pointer)
+                guard !account.members.isEmpty else { throw APIMapError(pointer, "an account has at least one field") }
+                return try account.members.reduce(into: [:]) { fields, member in
+                    fields[member.key] = try Template(member.value, at: account.at(member.key))
+                }
+            }
+            if pool?.isEmpty == true { throw APIMapError(reader.at("pool"), "a pool has at least one account") }
+        }
+        try reader.onlyKnown(["per", "pool"])
+    }
+}
+
+extension Template {
+    package var readsEnvironment: Bool { sources.contains { if case .environment = $0 { true } else { false } } }
 }
 
 /// The request of an exchange. Its body is one of `json` (a template), `form` (fields, each a template,
@@ -292,13 +417,31 @@ public struct Capture: Hashable, Sendable {
     }
 
     public var from: ResponseSource
+    /// A regular expression searched in the source's text (the body's first 64 KiB, a header): its first group,
+    /// or the whole match without one (a hidden form field: `name="csrfmiddlewaretoken" value="([^"]+)"`).
+    public var regex: VerdictMap.RulePattern.Expression?
     public var decode: ValueEncoding
     public var target: Target
     public var optional: Bool
     public var per: ValueSource?
+    /// The value is the ceremony's state, held by the client (a signed token the server hands out with the options
+    /// and reads back with the response): the token is the session, so a case about which session answers a
+    /// ceremony does not apply to this step kind.
+    public var sessionState: Bool
 
     init(_ reader: ObjectReader) throws {
         from = try ResponseSource(parsing: try reader.string("from"), at: reader.at("from"))
+        if let pattern = try reader.optionalString("regex") {
+            guard !pattern.isEmpty, pattern.utf8.count <= 1024 else { throw APIMapError(reader.at("regex"), "expected a regular expression of 1 to 1024 bytes") }
+            do {
+                regex = .init(regex: try NSRegularExpression(pattern: pattern))
+            } catch {
+                throw APIMapError(reader.at("regex"), "not a regular expression: \(error.localizedDescription)")
+            }
+        } else {
+            regex = nil
+        }
+        sessionState = try reader.bool("sessionState") ?? false
         decode = try reader.encoding("decode") ?? .text
         switch (try reader.optionalString("replaces"), try reader.optionalString("store")) {
         case (let input?, nil): target = .replaces(InputKey(input))
@@ -307,6 +450,99 @@ public struct Capture: Hashable, Sendable {
         }
         optional = try reader.bool("optional") ?? false
         per = try reader.optionalString("per").map { try ValueSource(parsing: $0, at: reader.at("per")) }
-        try reader.onlyKnown(["from", "decode", "replaces", "store", "optional", "per"])
+        if sessionState, case .replaces = target { throw APIMapError(reader.at("sessionState"), "a state token is stored (store), not a case input") }
+        try reader.onlyKnown(["from", "regex", "decode", "replaces", "store", "optional", "per", "sessionState"])
+    }
+
+    /// The text or JSON value this capture takes from `response`, before decoding: the source's value, narrowed by
+    /// the regular expression when there is one.
+    package func value(in response: MapResponse) -> JSONValue? {
+        guard let value = from.read(response) else { return nil }
+        guard let regex else { return value }
+        guard let text = value.text else { return nil }
+        let bounded = String(text.utf8.prefix(MapResponse.bodyTextLimit)) ?? text
+        guard let match = regex.regex.firstMatch(in: bounded, range: NSRange(bounded.startIndex..., in: bounded)) else { return nil }
+        let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+        guard range.location != NSNotFound, let found = Range(range, in: bounded) else { return nil }
+        return .string(String(bounded[found]))
+    }
+}
+
+/// `"policy"`: the relying party's choices (`RelyingPartyPolicy`), stated in the map, and/or `fromOptions`: where a
+/// registration's options (PublicKeyCredentialCreationOptions) sit in the response of one exchange, to read
+/// `rp.id`, `pubKeyCredParams[].alg`, `attestation` and `authenticatorSelection.userVerification` from the site
+/// itself. What the map states wins over what the options say.
+public struct SitePolicy: Sendable {
+    public struct OptionsSource: Sendable {
+        public var step: StepKind
+        /// The index of the exchange whose response holds the options.
+        public var exchange: Int
+        /// A JSON pointer into that response (`/publicKey`, or `` for the whole body).
+        public var pointer: String
+    }
+
+    public var stated: RelyingPartyPolicy
+    public var fromOptions: OptionsSource?
+
+    init(_ reader: ObjectReader) throws {
+        var stated = RelyingPartyPolicy()
+        stated.rpId = try reader.optionalString("rpId")
+        if reader.members["origins"] != nil {
+            stated.origins = try reader.array("origins").map { item, pointer in
+                guard let origin = item.stringValue, origin.contains("://") else { throw APIMapError(pointer, "expected an origin (scheme://host[:port])") }
+                return origin
+            }
+        }
+        stated.appOrigins = try reader.bool("appOrigins")
+        if let value = try reader.optionalString("attestation") {
+            guard RelyingPartyPolicy.attestationValues.contains(value) else {
+                throw APIMapError(reader.at("attestation"), "expected one of " + RelyingPartyPolicy.attestationValues.joined(separator: ", "))
+            }
+            stated.attestation = value
+        }
+        if let value = try reader.optionalString("userVerification") {
+            guard RelyingPartyPolicy.userVerificationValues.contains(value) else {
+                throw APIMapError(reader.at("userVerification"), "expected one of " + RelyingPartyPolicy.userVerificationValues.joined(separator: ", "))
+            }
+            stated.userVerification = value
+        }
+        if reader.members["algorithms"] != nil {
+            stated.algorithms = try reader.array("algorithms").map { item, pointer in
+                guard case .integer(let value) = item else { throw APIMapError(pointer, "expected a COSE algorithm identifier") }
+                return value
+            }
+        }
+        if let value = try reader.optionalString("trust") {
+            guard let trust = RelyingPartyPolicy.Trust(rawValue: value) else {
+                throw APIMapError(reader.at("trust"), "expected one of " + RelyingPartyPolicy.Trust.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            stated.trust = trust
+        }
+        self.stated = stated
+        if let options = try reader.object("fromOptions") {
+            let pointer = try options.optionalString("at") ?? ""
+            guard pointer.isEmpty || pointer.hasPrefix("/") else { throw APIMapError(options.at("at"), "a JSON pointer (\"/publicKey\", or \"\" for the whole body)") }
+            fromOptions = OptionsSource(step: StepKind(try options.string("step")), exchange: try options.integer("exchange") ?? 0, pointer: pointer)
+            try options.onlyKnown(["step", "exchange", "at"])
+        } else {
+            fromOptions = nil
+        }
+        try reader.onlyKnown(["rpId", "origins", "appOrigins", "attestation", "userVerification", "algorithms", "trust", "fromOptions"])
+    }
+
+    /// The policy a registration's options state (the members the options have).
+    public static func read(options json: JSONValue) -> RelyingPartyPolicy {
+        var policy = RelyingPartyPolicy()
+        policy.rpId = json.at("/rp/id")?.stringValue
+        if let params = json.at("/pubKeyCredParams")?.arrayValue {
+            let algorithms = params.compactMap { item -> Int? in if case .integer(let value)? = item.at("/alg") { value } else { nil } }
+            if !algorithms.isEmpty { policy.algorithms = algorithms }
+        }
+        // §5.4: attestation defaults to "none", authenticatorSelection.userVerification to "preferred".
+        let attestation = json.at("/attestation")?.stringValue ?? "none"
+        policy.attestation = RelyingPartyPolicy.attestationValues.contains(attestation) ? attestation : "none"
+        let userVerification = json.at("/authenticatorSelection/userVerification")?.stringValue ?? "preferred"
+        policy.userVerification = RelyingPartyPolicy.userVerificationValues.contains(userVerification) ? userVerification : "preferred"
+        return policy
     }
 }

@@ -6,6 +6,8 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
     case httpStatus
     /// The whole body as text (its first `MapResponse.bodyTextLimit` bytes), for a regular expression to search.
     case body
+    /// A cookie's value: set by this response, or else already in the session's jar (`cookie:csrftoken`).
+    case cookie(String)
 
     init(parsing text: String, at pointer: String) throws {
         if text == "http-status" {
@@ -16,8 +18,10 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
             self = .json(String(text.dropFirst(5)))
         } else if text.hasPrefix("header:"), !text.dropFirst(7).isEmpty {
             self = .header(String(text.dropFirst(7)))
+        } else if text.hasPrefix("cookie:"), MapCookie.isName(String(text.dropFirst(7))) {
+            self = .cookie(String(text.dropFirst(7)))
         } else {
-            throw APIMapError(pointer, "\"\(text)\" is not a response source (json:/POINTER, header:NAME, http-status or body)")
+            throw APIMapError(pointer, "\"\(text)\" is not a response source (json:/POINTER, header:NAME, cookie:NAME, http-status or body)")
         }
     }
 
@@ -28,6 +32,7 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
         case .header(let name): response.header(name).map(JSONValue.string)
         case .httpStatus: .integer(response.status)
         case .body: .string(response.bodyText)
+        case .cookie(let name): response.setCookies.last { $0.name == name }.map { .string($0.value) }
         }
     }
 
@@ -37,6 +42,7 @@ public enum ResponseSource: Hashable, Sendable, CustomStringConvertible {
         case .header(let name): "header:\(name)"
         case .httpStatus: "http-status"
         case .body: "body"
+        case .cookie(let name): "cookie:\(name)"
         }
     }
 }
@@ -69,6 +75,37 @@ public struct MapResponse: Sendable {
 
     /// A printable excerpt of the body for reasons and errors.
     var excerpt: String { String(decoding: body.prefix(300), as: UTF8.self) }
+
+    /// The cookies this response sets, in order.
+    public var setCookies: [MapCookie] {
+        headers.filter { $0.name.caseInsensitiveCompare("Set-Cookie") == .orderedSame }.compactMap { MapCookie(setCookie: $0.value) }
+    }
+
+    /// What a refused exchange shows: the status, where a redirect points, and the start of the body as plain text
+    /// (an HTML page's tags and scripts removed, whitespace collapsed), so the reason is in view (a Django 403 page
+    /// names "CSRF verification failed" well past its first 200 bytes of markup).
+    public var summary: String {
+        var text = "HTTP \(status)"
+        if (300..<400).contains(status), let location = header("Location") { text += " (Location: \(location.prefix(200)))" }
+        let plain = MapResponse.plainText(bodyText)
+        if !plain.isEmpty { text += ": " + String(plain.prefix(400)) + (plain.count > 400 ? "..." : "") }
+        return text
+    }
+
+    /// `text` with HTML markup, styles and scripts removed and whitespace collapsed (text that is not HTML as it is,
+    /// whitespace collapsed).
+    static func plainText(_ text: String) -> String {
+        var result = text
+        if result.range(of: "<[a-zA-Z!/]", options: .regularExpression) != nil {
+            for pattern in ["(?is)<(script|style)\\b.*?</\\1\\s*>", "(?s)<!--.*?-->", "(?s)<[^>]*>"] {
+                result = result.replacingOccurrences(of: pattern, with: " ", options: .regularExpression)
+            }
+            for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&#x27;", "'"), ("&amp;", "&")] {
+                result = result.replacingOccurrences(of: entity, with: character)
+            }
+        }
+        return result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
 }
 
 import Foundation

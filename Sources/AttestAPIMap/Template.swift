@@ -44,6 +44,14 @@ public indirect enum Template: Hashable, Sendable {
     case object([String: Template])
     case value(ValueExpression)
     case condition(TemplateCondition, then: Template, otherwise: Template?)
+    /// `{"$text": "Bearer {session.token}"}`: text with placeholders (`{source}` or `{source|encoding}`), each
+    /// value written in its encoding's text; a value that is missing is an error.
+    case text([TextPart])
+
+    public enum TextPart: Hashable, Sendable {
+        case literal(String)
+        case value(ValueExpression)
+    }
 
     /// Reads a template from the map at `pointer`.
     public init(_ json: JSONValue, at pointer: String) throws {
@@ -57,6 +65,10 @@ public indirect enum Template: Hashable, Sendable {
             self = .value(ValueExpression(source: source, encoding: encoding, optional: try reader.bool("optional") ?? false,
                                           fallback: try reader.optionalString("default")))
             try reader.onlyKnown(["$", "as", "optional", "default"])
+        case .object(let members) where members["$text"] != nil:
+            let reader = ObjectReader(members, at: pointer)
+            self = .text(try Self.textParts(try reader.string("$text"), at: pointer + "/$text"))
+            try reader.onlyKnown(["$text"])
         case .object(let members) where members["$if"] != nil:
             let reader = ObjectReader(members, at: pointer)
             let condition = TemplateCondition(source: try ValueSource(parsing: try reader.string("$if"), at: pointer + "/$if"),
@@ -67,7 +79,7 @@ public indirect enum Template: Hashable, Sendable {
             try reader.onlyKnown(["$if", "equals", "then", "else"])
         case .object(let members):
             if let key = members.keys.first(where: { $0.hasPrefix("$") }) {
-                throw APIMapError("\(pointer)/\(escape(key))", "unknown template operator \"\(key)\" (known: $ and $if)")
+                throw APIMapError("\(pointer)/\(escape(key))", "unknown template operator \"\(key)\" (known: $, $if and $text)")
             }
             self = .object(Dictionary(uniqueKeysWithValues: try members.map { ($0.key, try Template($0.value, at: "\(pointer)/\(escape($0.key))")) }))
         default:
@@ -96,7 +108,42 @@ public indirect enum Template: Hashable, Sendable {
             }
         case .condition(let condition, let then, let otherwise):
             return try condition.holds(values) ? then.render(values, at: pointer + "/then") : otherwise?.render(values, at: pointer + "/else")
+        case .text(let parts):
+            var text = ""
+            for part in parts {
+                switch part {
+                case .literal(let literal): text += literal
+                case .value(let expression):
+                    guard let rendered = try Template.value(expression).render(values, at: pointer), let piece = rendered.text else {
+                        throw APIMapError(pointer, "\(expression.source) has no text value for this step")
+                    }
+                    text += piece
+                }
+            }
+            return .string(text)
         }
+    }
+
+    /// `{source}` and `{source|encoding}` placeholders in `text`, between literal runs.
+    static func textParts(_ text: String, at pointer: String) throws -> [TextPart] {
+        var parts: [TextPart] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+            guard let close = rest[open...].firstIndex(of: "}") else { throw APIMapError(pointer, "an unclosed {") }
+            let inside = rest[rest.index(after: open)..<close].split(separator: "|", maxSplits: 1).map(String.init)
+            guard let first = inside.first else { throw APIMapError(pointer, "an empty {}") }
+            var encoding = ValueEncoding.text
+            if inside.count == 2 {
+                guard let named = ValueEncoding(rawValue: inside[1]) else { throw APIMapError(pointer, "unknown encoding \"\(inside[1])\"") }
+                encoding = named
+            }
+            parts.append(.value(ValueExpression(source: try ValueSource(parsing: first, at: pointer), encoding: encoding,
+                                                optional: false, fallback: nil)))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        return parts
     }
 
     /// The text this template renders to (a header value, a method), or nil when it is left out.
@@ -123,6 +170,24 @@ public indirect enum Template: Hashable, Sendable {
         case .condition(_, let then, let otherwise):
             then.extract(from: json, into: &values)
             otherwise?.extract(from: json, into: &values)
+        case .text(let parts):
+            // The literal runs anchor the values between them; each value is the shortest run up to the next literal.
+            guard let whole = json.stringValue else { return }
+            var rest = Substring(whole)
+            for (index, part) in parts.enumerated() {
+                switch part {
+                case .literal(let literal):
+                    guard rest.hasPrefix(literal) else { return }
+                    rest = rest.dropFirst(literal.count)
+                case .value(let expression):
+                    var end = rest.endIndex
+                    if index + 1 < parts.count, case .literal(let next) = parts[index + 1], let range = rest.range(of: next) { end = range.lowerBound }
+                    if values[expression.source] == nil, let bytes = expression.encoding.read(.string(String(rest[..<end]))) {
+                        values[expression.source] = bytes
+                    }
+                    rest = rest[end...]
+                }
+            }
         }
     }
 
@@ -134,6 +199,7 @@ public indirect enum Template: Hashable, Sendable {
         case .object(let members): members.sorted { $0.key < $1.key }.flatMap(\.value.sources)
         case .value(let expression): [expression.source]
         case .condition(let condition, let then, let otherwise): [condition.source] + then.sources + (otherwise?.sources ?? [])
+        case .text(let parts): parts.compactMap { if case .value(let expression) = $0 { expression.source } else { nil } }
         }
     }
 }

@@ -16,10 +16,12 @@ public enum ValueSource: Hashable, Sendable, CustomStringConvertible {
     case derived(DerivedValue)
     /// An environment variable of the harness (a secret: its value never reaches a report or a dry run).
     case environment(String)
+    /// A field of the real account the step's simulated user is (`account.username`), from the map's account pool.
+    case account(String)
 
     public init(parsing text: String, at pointer: String) throws {
         guard let dot = text.firstIndex(of: "."), dot != text.startIndex, text.index(after: dot) != text.endIndex else {
-            throw APIMapError(pointer, "\"\(text)\" is not a source (input.KEY, parameter.NAME, identity.NAME, session.NAME, derived.NAME or env.NAME)")
+            throw APIMapError(pointer, "\"\(text)\" is not a source (input.KEY, parameter.NAME, identity.NAME, account.NAME, session.NAME, derived.NAME or env.NAME)")
         }
         let name = String(text[text.index(after: dot)...])
         // A name is a word of the map's own vocabulary (`challenge`, `header.X-Platform`, `rpId`): no control
@@ -32,6 +34,7 @@ public enum ValueSource: Hashable, Sendable, CustomStringConvertible {
         case "parameter": self = .parameter(name)
         case "identity": self = .identity(name)
         case "session": self = .session(name)
+        case "account": self = .account(name)
         case "env":
             guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                 throw APIMapError(pointer, "\"\(name)\" is not an environment variable name")
@@ -44,7 +47,7 @@ public enum ValueSource: Hashable, Sendable, CustomStringConvertible {
             }
             self = .derived(value)
         default:
-            throw APIMapError(pointer, "\"\(text)\" is not a source (input.KEY, parameter.NAME, identity.NAME, session.NAME, derived.NAME or env.NAME)")
+            throw APIMapError(pointer, "\"\(text)\" is not a source (input.KEY, parameter.NAME, identity.NAME, account.NAME, session.NAME, derived.NAME or env.NAME)")
         }
     }
 
@@ -56,6 +59,7 @@ public enum ValueSource: Hashable, Sendable, CustomStringConvertible {
         case .session(let name): "session.\(name)"
         case .derived(let value): "derived.\(value.rawValue)"
         case .environment(let name): "env.\(name)"
+        case .account(let name): "account.\(name)"
         }
     }
 }

@@ -21,11 +21,11 @@ public struct VerdictMap: Hashable, Sendable {
         let expression: Expression
 
         /// A compiled expression, compared by its pattern.
-        struct Expression: Hashable, @unchecked Sendable {
+        public struct Expression: Hashable, @unchecked Sendable {
             /// `NSRegularExpression` is immutable once made and documented as safe to use from several threads.
             let regex: NSRegularExpression
-            static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.regex.pattern == rhs.regex.pattern }
-            func hash(into hasher: inout Hasher) { hasher.combine(regex.pattern) }
+            public static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.regex.pattern == rhs.regex.pattern }
+            public func hash(into hasher: inout Hasher) { hasher.combine(regex.pattern) }
         }
 
         func matches(_ response: MapResponse) -> Bool {

@@ -17,12 +17,16 @@ import Foundation
 /// keeps one. Its clock is the map's clock header when sent, else the wall clock.
 final class MapEmulation: @unchecked Sendable {
     let map: APIMap
+    /// What the emulated site's options say (written where the map's `policy.fromOptions` reads them).
+    let options: JSONValue
     private var session: ReferenceSession
     private let lock = NSLock()
     /// Per client session: the values waiting for each step kind's last exchange.
     private var clients = ExpiringStore<[StepKind: [Pending]]>(lifetime: 600)
     /// Values issued once per `per` value (a user id per user name).
     private var issuedPer = ExpiringStore<[UInt8]>(lifetime: 24 * 3600)
+    /// Per client session: the tokens its stored captures were issued (checked when a request sends them back).
+    private var tokens = ExpiringStore<[String: [UInt8]]>(lifetime: 600)
 
     struct Pending {
         /// What the preparing requests carried (matched against the last request's values).
@@ -51,6 +55,7 @@ final class MapEmulation: @unchecked Sendable {
             throw HarnessError("the \(map.family) family has no case to take the server's configuration from")
         }
         self.map = map
+        options = Self.options(for: profile)
         session = try ReferenceVerifier(profile: profile, name: "\(map.name) emulation").startCase(context)
     }
 
@@ -74,19 +79,40 @@ final class MapEmulation: @unchecked Sendable {
             }
         }
         let json = try? JSONValue.parse(body)
-        guard let (kind, stepMap, position, values) = route(method: method, target: target, headers: headers, json: json, body: body) else {
+        guard let routed = route(method: method, target: target, headers: headers, json: json, body: body) else {
             return refusal(map.verdict, status: 404, reason: "no route \(method) \(target)", extraHeaders)
-        }
-        let exchange = stepMap.exchanges[position]
-        let verdictMap = map.verdict(for: kind)
-        for (name, template) in map.headers where template.sources.contains(where: { if case .environment = $0 { true } else { false } }) {
-            if header(name)?.isEmpty ?? true { return refusal(verdictMap, status: 401, reason: "no \(name)", extraHeaders) }
         }
         lock.lock()
         defer { lock.unlock() }
         // What the emulation remembers expires on the wall clock: a client's test clock must not expire others'.
         let now = Date()
-        var waiting = clients[client] ?? [:]
+        var values = routed.values
+        let exchange = routed.exchange
+        guard case .step(let kind, let stepMap, let position) = routed.role else {
+            // A setup exchange (a login form, a sign-up): answered with the first status it expects, with the tokens
+            // it captures issued to this client session.
+            for case .environment(let name) in exchange.request.sources where values[.environment(name)]?.isEmpty ?? true {
+                return refusal(map.verdict, status: 401, reason: "no \(name) in \(exchange.name)", extraHeaders)
+            }
+            let stored = issueStored(exchange, client: client, at: now)
+            return accepted(map.verdict, exchange: exchange, issued: [:], stored: stored, status: Self.status(exchange.expect), extraHeaders)
+        }
+        let verdictMap = map.verdict(for: kind)
+        for (name, template) in map.headers where template.readsEnvironment {
+            if header(name)?.isEmpty ?? true { return refusal(verdictMap, status: 401, reason: "no \(name)", extraHeaders) }
+        }
+        // Tokens a map sends back (a CSRF token, a session token) must be the ones this client session was issued.
+        if let mismatch = mismatchedToken(exchange, values: values, client: client) {
+            return refusal(verdictMap, status: 403, reason: mismatch, extraHeaders)
+        }
+        // Where this step's pending values wait: the cookie session, or the state token the client holds.
+        var pendingKey = client
+        if let state = Self.stateCapture(stepMap) {
+            if let token = values[.session(state)], position > 0 || stepMap.exchanges[0].captures.allSatisfy({ !$0.sessionState }) {
+                pendingKey = "state " + Base64URL.encode(token)
+            }
+        }
+        var waiting = clients[pendingKey] ?? [:]
         // Values issued for this exchange's captures.
         var issued: [InputKey: [UInt8]] = [:]
         for capture in exchange.captures {
@@ -101,30 +127,49 @@ final class MapEmulation: @unchecked Sendable {
             }
         }
         if position < stepMap.exchanges.count - 1 {
-            // A preparing exchange: remember what was issued for the step's last exchange in this session.
+            // A preparing exchange: remember what was issued for the step's last exchange in this session (or under
+            // the state token it hands out).
+            let stored = issueStored(exchange, client: client, at: now)
+            if let state = Self.stateCapture(stepMap), let token = stored[state] {
+                pendingKey = "state " + Base64URL.encode(token)
+                waiting = clients[pendingKey] ?? [:]
+            }
             var pending = waiting[kind] ?? []
             if position == 0 { pending.removeAll() }
             // Only short values are kept to match on (user names, ids): a client cannot make the server hold its bodies.
             pending.append(Pending(carried: values.filter { $0.value.count <= 1024 }, issued: issued))
             waiting[kind] = Array(pending.suffix(8))
-            clients.store(waiting, for: client, at: now)
-            return accepted(verdictMap, exchange: exchange, issued: issued, extraHeaders)
+            clients.store(waiting, for: pendingKey, at: now)
+            return accepted(verdictMap, exchange: exchange, issued: issued, stored: stored, status: Self.status(exchange.expect), extraHeaders)
         }
+        Self.unpackCredentialJSON(&values)
         var inputs: [InputKey: [UInt8]] = [:]
+        var pendingCarried: [ValueSource: [UInt8]] = [:]
         for (source, value) in values { if case .input(let key) = source { inputs[key] = value } }
         if position > 0 {
             // The values the preparing exchanges issued in this session, matched by what both requests carry.
             guard let index = waiting[kind]?.lastIndex(where: { pending in
-                pending.carried.allSatisfy { source, value in values[source].map { $0 == value } ?? true }
+                pending.carried.allSatisfy { source, value in
+                    if case .session = source { return true }
+                    return values[source].map { $0 == value } ?? true
+                }
             }), let pending = waiting[kind]?.remove(at: index) else {
-                clients.store(waiting, for: client, at: now)
+                clients.store(waiting, for: pendingKey, at: now)
                 return refusal(verdictMap, status: nil, reason: "no \(kind) in progress in this session", extraHeaders)
             }
-            clients.store(waiting, for: client, at: now)
+            clients.store(waiting, for: pendingKey, at: now)
+            pendingCarried = pending.carried
             for (key, value) in pending.issued where inputs[key] == nil { inputs[key] = value }
             for (source, value) in pending.carried { if case .input(let key) = source, inputs[key] == nil { inputs[key] = value } }
         }
         for (key, value) in issued { inputs[key] = value }
+        // A value the site issued once per name (a user id per user name, at registration) is the one a later step
+        // of that name goes with, when neither the step's requests nor its preparing exchanges carry it.
+        var carried = values
+        for (source, value) in pendingCarried where carried[source] == nil { carried[source] = value }
+        for (key, per) in perIssued where inputs[key] == nil {
+            if let perValue = carried[per], let value = issuedPer["\(key) \(Base64URL.encode(sha256(perValue)))"] { inputs[key] = value }
+        }
         let verdict: Verdict
         do {
             verdict = try session.verify(VerifierStep(kind: kind, inputs: inputs, time: time))
@@ -134,18 +179,107 @@ final class MapEmulation: @unchecked Sendable {
         guard verdict.outcome == .accept else {
             return refusal(verdictMap, status: nil, reason: verdict.reason ?? "refused", verdictStatus: verdict.status, extraHeaders)
         }
-        return accepted(verdictMap, exchange: exchange, issued: issued, extraHeaders)
+        return accepted(verdictMap, exchange: exchange, issued: issued, stored: issueStored(exchange, client: client, at: now), extraHeaders)
     }
 
-    /// The step kind and exchange a request is, and the values it carries: fixed paths first, then paths that are
-    /// a step input (a protected request to any route).
-    func route(method: String, target: String, headers: [(name: String, value: String)], json: JSONValue?,
-               body: Data) -> (StepKind, StepMap, Int, [ValueSource: [UInt8]])? {
-        let candidates = map.steps.sorted { $0.key < $1.key }.flatMap { kind, step in
-            step.exchanges.enumerated().map { (kind, step, $0.offset, $0.element) }
+    /// A registration's options as the emulated site states its policy: rp id, algorithms, attestation, user
+    /// verification (the members `SitePolicy.read(options:)` reads).
+    static func options(for profile: Profile) -> JSONValue {
+        var options = JSONValue.object([:])
+        if let rpId = profile.parameters["rpId"] { options = options.setting("/rp", to: .object(["id": .string(rpId)])) }
+        let algorithms = (profile.parameters["algorithms"] ?? "").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        options = options.setting("/pubKeyCredParams", to: .array(algorithms.map { .object(["type": .string("public-key"), "alg": .integer($0)]) }))
+        options = options.setting("/attestation", to: .string(profile.parameters["attestation"] == "direct" ? "direct" : "none"))
+        options = options.setting("/authenticatorSelection", to: .object(["userVerification": .string(profile.parameters["userVerification"] ?? "preferred")]))
+        return options
+    }
+
+    /// Inputs the map says the site issues once per value of a source (`"per"`), with that source.
+    var perIssued: [(InputKey, ValueSource)] {
+        var pairs: [(InputKey, ValueSource)] = []
+        for (_, exchange, _) in map.allExchanges {
+            for capture in exchange.captures {
+                if case .replaces(let key) = capture.target, let per = capture.per, !pairs.contains(where: { $0.0 == key }) { pairs.append((key, per)) }
+            }
+        }
+        return pairs
+    }
+
+    /// The stored name of the step's state-token capture, when the map keeps the ceremony in one.
+    static func stateCapture(_ step: StepMap) -> String? {
+        for exchange in step.exchanges {
+            for capture in exchange.captures where capture.sessionState { if case .store(let name) = capture.target { return name } }
+        }
+        return nil
+    }
+
+    /// The first status an exchange expects (a login's 302), 200 for any 2xx.
+    static func status(_ expect: StatusExpectation) -> Int {
+        switch expect {
+        case .success: 200
+        case .list(let codes): codes.first ?? 200
+        }
+    }
+
+    /// Issues the values `exchange` stores (tokens), remembered per client session to check when they come back.
+    func issueStored(_ exchange: Exchange, client: String, at now: Date) -> [String: [UInt8]] {
+        var stored: [String: [UInt8]] = [:]
+        for capture in exchange.captures {
+            guard case .store(let name) = capture.target else { continue }
+            stored[name] = capture.decode == .text ? Array(Base64URL.encode(secureRandomBytes(18)).utf8) : secureRandomBytes(24)
+        }
+        guard !stored.isEmpty else { return stored }
+        var issued = tokens[client] ?? [:]
+        issued.merge(stored) { _, new in new }
+        tokens.store(issued, for: client, at: now)
+        return stored
+    }
+
+    /// Why a request's `session.*` values are not what this client session was issued, or nil when they are (or the
+    /// emulation issued none of that name).
+    func mismatchedToken(_ exchange: Exchange, values: [ValueSource: [UInt8]], client: String) -> String? {
+        let issued = tokens[client] ?? [:]
+        for case .session(let name) in exchange.request.sources {
+            guard let expected = issued[name] else { continue }
+            if values[.session(name)] != expected { return "session.\(name) is not the value this session was issued" }
+        }
+        return nil
+    }
+
+    /// A WebAuthn credential sent whole (`input.credentialJSON`, L3 `toJSON()`): its base64url members become the
+    /// inputs the request did not carry one by one, as a server reads them (what does not decode is left out, for
+    /// the reference to refuse).
+    static func unpackCredentialJSON(_ values: inout [ValueSource: [UInt8]]) {
+        guard let bytes = values[.input(.credentialJSON)], let json = try? JSONValue.parse(Data(bytes), limit: 1 << 20) else { return }
+        let members: [(InputKey, String)] = [(.clientDataJSON, "/response/clientDataJSON"), (.attestationObject, "/response/attestationObject"),
+                                             (.authenticatorData, "/response/authenticatorData"), (.signature, "/response/signature"),
+                                             (.userHandle, "/response/userHandle"), (.credentialId, "/rawId")]
+        for (key, pointer) in members where values[.input(key)] == nil {
+            if let text = json.at(pointer)?.stringValue, let decoded = Base64URL.decode(text) { values[.input(key)] = decoded }
+        }
+    }
+
+    /// What a request is: a setup exchange, or an exchange of a step kind.
+    enum Role {
+        case setup
+        case step(StepKind, StepMap, Int)
+    }
+
+    struct Routed {
+        let role: Role
+        let exchange: Exchange
+        let values: [ValueSource: [UInt8]]
+    }
+
+    /// The exchange a request is, and the values it carries: setup exchanges first, then fixed paths, then paths
+    /// that are a step input (a protected request to any route).
+    func route(method: String, target: String, headers: [(name: String, value: String)], json: JSONValue?, body: Data) -> Routed? {
+        let setup = (map.setup.run + map.setup.session).map { (Role.setup, $0) }
+        let steps = map.steps.sorted { $0.key < $1.key }.flatMap { kind, step in
+            step.exchanges.enumerated().map { (Role.step(kind, step, $0.offset), $0.element) }
         }
         for catchAll in [false, true] {
-            for (kind, step, position, exchange) in candidates where exchange.request.path.isCatchAll == catchAll {
+            for (role, exchange) in setup + steps where exchange.request.path.isCatchAll == catchAll {
                 guard var values = exchange.request.path.match(target) else { continue }
                 switch exchange.request.method {
                 case .literal(.string(let fixed)): guard fixed == method else { continue }
@@ -168,31 +302,45 @@ final class MapEmulation: @unchecked Sendable {
                 case .form(let fields):
                     let pairs = String(decoding: body, as: UTF8.self).split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
                     for pair in pairs where pair.count == 2 {
-                        let name = pair[0].removingPercentEncoding ?? pair[0]
-                        fields[name]?.extract(from: (pair[1].removingPercentEncoding).map(JSONValue.string), into: &values)
+                        let name = (pair[0].replacingOccurrences(of: "+", with: " ")).removingPercentEncoding ?? pair[0]
+                        fields[name]?.extract(from: (pair[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding).map(JSONValue.string), into: &values)
                     }
                 case nil: break
                 }
-                return (kind, step, position, values)
+                return Routed(role: role, exchange: exchange, values: values)
             }
         }
         return nil
     }
 
-    func accepted(_ verdict: VerdictMap, exchange: Exchange, issued: [InputKey: [UInt8]], _ extraHeaders: String) -> (UInt32, Data, String) {
+    func accepted(_ verdict: VerdictMap, exchange: Exchange, issued: [InputKey: [UInt8]], stored: [String: [UInt8]] = [:],
+                  status: Int? = nil, _ extraHeaders: String) -> (UInt32, Data, String) {
         var answer = JSONValue.object([:])
         for (pointer, value) in verdict.acceptMembers { answer = answer.setting(pointer, to: value) }
         var headers = extraHeaders
         for capture in exchange.captures {
-            guard case .replaces(let key) = capture.target, let bytes = issued[key],
-                  let value = try? capture.decode.render(bytes) else { continue }
+            let bytes: [UInt8]?
+            switch capture.target {
+            case .replaces(let key): bytes = issued[key]
+            case .store(let name): bytes = stored[name]
+            }
+            guard let bytes, let value = try? capture.decode.render(bytes) else { continue }
             switch capture.from {
             case .json(let pointer): answer = answer.setting(pointer, to: value)
             case .header(let name): headers += "\(name): \(value.text ?? "")\n"
+            case .cookie(let name): headers += "Set-Cookie: \(name)=\(value.text ?? ""); Path=/\n"
             case .httpStatus, .body: break
             }
         }
-        let status = verdict.acceptStatuses.map { _ in 200 } ?? verdict.acceptStatusList.first ?? 200
+        if let source = map.policy?.fromOptions, let step = map.steps[source.step], step.exchanges.indices.contains(source.exchange),
+           step.exchanges[source.exchange].request.path == exchange.request.path,
+           step.exchanges[source.exchange].request.method == exchange.request.method, case .object(let members)? = options.objectValue.map(JSONValue.object) {
+            for (name, value) in members.sorted(by: { $0.key < $1.key }) where answer.at(source.pointer + "/" + name) == nil {
+                answer = answer.setting(source.pointer + "/" + name, to: value)
+            }
+        }
+        let status = status ?? verdict.acceptStatuses.map { _ in 200 } ?? verdict.acceptStatusList.first ?? 200
+        if (300..<400).contains(status) { headers += "Location: /\n" }
         return (UInt32(status), answer.serialized, headers)
     }
 
@@ -207,7 +355,7 @@ final class MapEmulation: @unchecked Sendable {
             switch source {
             case .json(let pointer): answer = answer.setting(pointer, to: .string(part))
             case .httpStatus: if status == nil, let code = Int(part), (400...599).contains(code) { httpStatus = code }
-            case .header, .body: break
+            case .header, .body, .cookie: break
             }
         }
         if case .json(let pointer)? = verdict.reason { answer = answer.setting(pointer, to: .string(reason)) }

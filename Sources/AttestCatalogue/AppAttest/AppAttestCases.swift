@@ -275,10 +275,13 @@ public enum AppAttestFamily: CatalogueFamily {
 
 public enum CatalogueError: Error, Hashable, CustomStringConvertible {
     case badParameter(String, String)
+    /// A definition whose step repeats a step that is not an earlier step of the same kind.
+    case badRepetition(step: Int, repeats: Int)
 
     public var description: String {
         switch self {
         case .badParameter(let name, let value): return "bad profile parameter \(name)=\"\(value)\""
+        case .badRepetition(let step, let repeats): return "step \(step) repeats step \(repeats), which is not an earlier step of its kind"
         }
     }
 }

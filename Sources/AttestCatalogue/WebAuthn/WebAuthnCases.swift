@@ -64,8 +64,10 @@ public enum WebAuthnFamily: CatalogueFamily {
     public static func forge(parameters: [String: String], seed: ForgeSeed) throws -> WebAuthnForge {
         let reader = ParameterReader(parameters)
         let relyingParty = try WebAuthnParameters(reader), android = try AndroidParameters(forging: reader)
+        // Evidence comes from the relying party's first web origin (https:// + rpId unless the profile lists another).
+        let webOrigin = relyingParty.origins.first { !$0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
         return try WebAuthnForge(seed: seed, rpId: relyingParty.rpId, packageName: android.packageName,
-                                 signatureDigest: android.signatureDigest)
+                                 signatureDigest: android.signatureDigest, origin: webOrigin)
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {
@@ -134,7 +136,7 @@ public enum WebAuthnFamily: CatalogueFamily {
                                                .challenge: output.challenge, .user: output.user, .credentialId: output.credentialId,
                                                .credentialJSON: output.credentialJSON]
             inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
-            steps.append(Step(kind: .webAuthnRegistration, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
+            steps.append(try step(.webAuthnRegistration, inputs, scenario, steps, breaking: rule))
         }
         for assertion in scenario.assertions {
             let output = try assertion.render()
@@ -143,9 +145,24 @@ public enum WebAuthnFamily: CatalogueFamily {
                           .challenge: output.challenge, .user: output.user, .credentialJSON: output.credentialJSON]
             inputs[.userHandle] = output.userHandle
             inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
-            steps.append(Step(kind: .webAuthnAssertion, inputs: inputs, breaks: scenario.brokenStep == steps.count ? rule : nil))
+            steps.append(try step(.webAuthnAssertion, inputs, scenario, steps, breaking: rule))
         }
         return steps
+    }
+
+    /// The next step of `scenario` after `earlier`: a replay carries the replayed step's inputs exactly.
+    static func step(_ kind: StepKind, _ inputs: [InputKey: [UInt8]], _ scenario: WebAuthnScenario, _ earlier: [Step],
+                     breaking rule: RuleID?) throws -> Step {
+        let index = earlier.count
+        let repetition = scenario.repetitions[index]
+        var inputs = inputs
+        if let repetition {
+            guard earlier.indices.contains(repetition.step), earlier[repetition.step].kind == kind else {
+                throw CatalogueError.badRepetition(step: index, repeats: repetition.step)
+            }
+            if repetition.kind == .replay { inputs = earlier[repetition.step].inputs }
+        }
+        return Step(kind: kind, inputs: inputs, breaks: scenario.brokenStep == index ? rule : nil, repeats: repetition)
     }
 
     /// Applies `change` to the last registration.
@@ -1019,12 +1036,20 @@ public enum WebAuthnFamily: CatalogueFamily {
             second.challenge = scenario.registrations[0].challenge
             second.clientData.challenge = Base64URL.encode(scenario.registrations[0].challenge)
             scenario.registrations.append(second)
+            scenario.repetitions[1] = StepRepetition(.answer, of: 0)
+        },
+        Definition(variant: "assertion-replayed", rule: .webAuthnChallengeSingleUse, importance: .critical,
+                   description: "The assertion's completing request is sent again, byte for byte, after it succeeded (a replayed login: same response, same session, same state token), from an authenticator without a counter (sign count 0, as synced passkeys send), so the replay breaks no counter rule.",
+                   baseline: .assertions(.packed, [0])) { scenario, _ in
+            scenario.assertions.append(scenario.lastAssertion)
+            scenario.repetitions[2] = StepRepetition(.replay, of: 1)
         },
         Definition(variant: "answered-twice", rule: .webAuthnChallengeSingleUse, importance: .critical,
                    description: "A second assertion answers the first assertion's challenge again (issued and signed over), as a replayed response does.",
                    baseline: .assertions(.packed, [1, 2])) { scenario, _ in
             scenario.lastAssertion.challenge = scenario.assertions[0].challenge
             scenario.lastAssertion.clientData.challenge = Base64URL.encode(scenario.assertions[0].challenge)
+            scenario.repetitions[2] = StepRepetition(.answer, of: 1)
         },
         Definition(variant: "other-session", rule: .webAuthnChallengeSession, importance: .critical,
                    description: "The assertion's challenge was issued to another client session (its options were requested there) and is answered from this one.",

@@ -54,23 +54,26 @@ public struct Step: Hashable, Sendable, Codable {
     /// that a relying party accepting any attestation may treat as none): either verdict conforms, under every
     /// profile. The verdict is recorded and shown, never a pass or a finding.
     public let either: Bool
+    /// This step goes over an earlier step's ceremony again (a replayed request, an answer to a finished ceremony).
+    public let repeats: StepRepetition?
 
     public init(kind: StepKind, inputs: [InputKey: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil,
-                either: Bool = false) {
+                either: Bool = false, repeats: StepRepetition? = nil) {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
         self.time = time
         self.expectedStatus = expectedStatus
         self.either = either
+        self.repeats = repeats
     }
 
     /// The same step with its verdict left to the relying party.
     public var leavingVerdictToRelyingParty: Step {
-        Step(kind: kind, inputs: inputs, breaks: breaks, time: time, expectedStatus: expectedStatus, either: true)
+        Step(kind: kind, inputs: inputs, breaks: breaks, time: time, expectedStatus: expectedStatus, either: true, repeats: repeats)
     }
 
-    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus, either }
+    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus, either, repeats }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -79,6 +82,7 @@ public struct Step: Hashable, Sendable, Codable {
         time = try container.decodeIfPresent(Date.self, forKey: .time)
         expectedStatus = try container.decodeIfPresent(String.self, forKey: .expectedStatus)
         either = try container.decodeIfPresent(Bool.self, forKey: .either) ?? false
+        repeats = try container.decodeIfPresent(StepRepetition.self, forKey: .repeats)
         inputs = try StepInputs.decode(from: container, forKey: .inputs)
     }
 
@@ -90,18 +94,38 @@ public struct Step: Hashable, Sendable, Codable {
         try container.encodeIfPresent(time, forKey: .time)
         try container.encodeIfPresent(expectedStatus, forKey: .expectedStatus)
         if either { try container.encode(true, forKey: .either) }
+        try container.encodeIfPresent(repeats, forKey: .repeats)
     }
 
     /// Either, when the specification leaves the verdict to the relying party; else accept unless this step breaks
     /// a rule the profile enforces.
     public func expectedVerdict(under profile: Profile) -> Verdict.Outcome {
-        if either { return .either }
+        if either || breaks.map(profile.leavesToRelyingParty) == true { return .either }
         guard let breaks, profile.enforces(breaks) else { return .accept }
         return .reject
     }
 
     /// The step as the verifier under test sees it: what is sent, not what is expected.
     public var request: VerifierStep { VerifierStep(kind: kind, inputs: inputs, time: time) }
+}
+
+/// How a step goes over an earlier step's ceremony again, for a verifier that keeps ceremony state. In-process and
+/// exec verifiers see the step's inputs as they are (a replay has the earlier step's inputs); a driver of a deployed
+/// server acts it out: `replay` sends the earlier step's completing request again byte for byte (same body, same
+/// cookies, same state token), `answer` sends a new response to the earlier step's ceremony without asking for a new
+/// one (its challenge, and any state token the server handed the client for it, reused).
+public struct StepRepetition: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable { case replay, answer }
+    public let kind: Kind
+    /// The index of the earlier step.
+    public let step: Int
+
+    public init(_ kind: Kind, of step: Int) {
+        self.kind = kind
+        self.step = step
+    }
+
+    enum CodingKeys: String, CodingKey { case kind = "as", step }
 }
 
 /// Step inputs on the wire: an object of base64 strings keyed by input name.
@@ -183,7 +207,7 @@ public struct Case: Hashable, Sendable, Codable {
     /// Whether a pass of this case under `profile` is a refusal that its control must confirm: the case breaks a
     /// rule the profile enforces.
     public func needsControl(under profile: Profile) -> Bool {
-        (rule.map(profile.enforces) ?? false) && !steps.contains(where: \.either)
+        (rule.map(profile.enforces) ?? false) && !steps.contains { $0.expectedVerdict(under: profile) == .either }
     }
 
     /// The index of the step that breaks the case's rule (the last one, when several do), or nil for a valid case.

@@ -9,18 +9,27 @@ public struct Profile: Hashable, Sendable, Codable {
     public let families: [FamilyName]
     public var rules: Set<RuleID>
     public var parameters: [String: String]
+    /// Rules this profile leaves to the relying party's own choice: a case that breaks one is judged "either verdict
+    /// conforms" (recorded as `acceptable`, never a pass or a finding). A site policy puts rules here that its choices
+    /// make optional (statement checks at a relying party that asks for attestation "none"). Disjoint from `rules`.
+    public var leftToRelyingParty: Set<RuleID>
 
-    public init(name: String, description: String, families: [FamilyName], rules: Set<RuleID>, parameters: [String: String]) {
+    public init(name: String, description: String, families: [FamilyName], rules: Set<RuleID>, parameters: [String: String],
+                leftToRelyingParty: Set<RuleID> = []) {
         self.name = name
         self.description = description
         self.families = families
-        self.rules = rules
+        self.rules = rules.subtracting(leftToRelyingParty)
         self.parameters = parameters
+        self.leftToRelyingParty = leftToRelyingParty
     }
 
     public func enforces(_ rule: RuleID) -> Bool { rules.contains(rule) }
 
-    enum CodingKeys: String, CodingKey { case name, description, families, rules, parameters }
+    /// Whether a case breaking `rule` conforms with either verdict under this profile.
+    public func leavesToRelyingParty(_ rule: RuleID) -> Bool { leftToRelyingParty.contains(rule) }
+
+    enum CodingKeys: String, CodingKey { case name, description, families, rules, parameters, leftToRelyingParty }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -29,6 +38,8 @@ public struct Profile: Hashable, Sendable, Codable {
         families = try container.decode([FamilyName].self, forKey: .families)
         rules = Set(try container.decode([RuleID].self, forKey: .rules))
         parameters = try container.decodeIfPresent([String: String].self, forKey: .parameters) ?? [:]
+        leftToRelyingParty = Set(try container.decodeIfPresent([RuleID].self, forKey: .leftToRelyingParty) ?? [])
+        rules.subtract(leftToRelyingParty)
     }
 
     /// Rules are written sorted, so the same profile always serializes to the same bytes.
@@ -39,6 +50,7 @@ public struct Profile: Hashable, Sendable, Codable {
         try container.encode(families, forKey: .families)
         try container.encode(rules.sorted(), forKey: .rules)
         try container.encode(parameters, forKey: .parameters)
+        if !leftToRelyingParty.isEmpty { try container.encode(leftToRelyingParty.sorted(), forKey: .leftToRelyingParty) }
     }
 
     /// The same profile without `rule`: what `builtin:reference-without:<rule>` enforces.

@@ -84,7 +84,12 @@ public enum VectorSchema {
                   "breaks": {"$ref": "#/$defs/ruleId"},
                   "time": {"type": "string", "format": "date-time"},
                   "expectedStatus": {"type": "string"},
-                  "either": {"const": true}
+                  "either": {"const": true},
+                  "repeats": {
+                    "type": "object", "required": ["as", "step"], "additionalProperties": false,
+                    "description": "this step goes over an earlier step's ceremony again: replay (the earlier step's inputs exactly, its completing request sent again) or answer (a new response to that ceremony, no new options asked for)",
+                    "properties": {"as": {"enum": ["replay", "answer"]}, "step": {"type": "integer", "minimum": 0}}
+                  }
                 }
               }
             },

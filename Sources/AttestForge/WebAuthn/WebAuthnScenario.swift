@@ -1,3 +1,4 @@
+import AttestConformance
 import AttestCrypto
 import AttestEvidence
 import Foundation
@@ -11,6 +12,8 @@ public struct WebAuthnScenario: Sendable {
     /// Steps (by index) whose challenge was issued to another client session than the one answering, and that
     /// session's name (the step's `challengeSession` input).
     public var challengeSessions: [Int: String] = [:]
+    /// Steps (by index) that go over an earlier step's ceremony again; a replay has that step's inputs exactly.
+    public var repetitions: [Int: StepRepetition] = [:]
     /// The FIDO metadata BLOB the relying party is configured with (its root is the PKI's metadata root); nil when
     /// it trusts attestation roots directly.
     public var metadata: MetadataBLOB?
@@ -46,19 +49,20 @@ public struct WebAuthnForge: Sendable {
     public let pki: WebAuthnPKI
     public let android: AndroidForge
     public let rpId: String
-    /// The web origin, `https://` + rpId.
+    /// The web origin: `https://` + rpId, or the relying party's first web origin.
     public let origin: String
     /// The RP's Android app origin, `android:apk-key-hash:` + base64url of its signing-certificate digest.
     public let androidOrigin: String
     public let time: Date
 
+    /// `origin`: the relying party's web origin when it is not `https://` + rpId (a site on `http://localhost:8000`).
     public init(seed: ForgeSeed, rpId: String, packageName: String, signatureDigest: [UInt8],
-                time: Date = ForgeSeed.referenceTime) throws {
+                time: Date = ForgeSeed.referenceTime, origin: String? = nil) throws {
         self.seed = seed
         pki = try WebAuthnPKI(seed: seed)
         android = try AndroidForge(seed: seed, packageName: packageName, signatureDigest: signatureDigest, time: time)
         self.rpId = rpId
-        origin = "https://\(rpId)"
+        self.origin = origin ?? "https://\(rpId)"
         androidOrigin = WebAuthnFormat.androidOriginPrefix + Base64URL.encode(signatureDigest)
         self.time = time
     }

@@ -2,6 +2,7 @@ import AttestAPIMap
 import AttestCatalogue
 import AttestConformance
 import AttestCrypto
+import AttestEvidence
 import AttestForge
 import Foundation
 
@@ -9,7 +10,10 @@ import Foundation
 /// map's exchanges, through the live ceremony. Values the server issues (a challenge, a challenge id, a user id)
 /// replace the forged ones and the case is forged again around them, once per new server value, never per step;
 /// values the map declares fresh (user names, credential ids) are replaced before first use, since a deployed
-/// server keeps every earlier case's users. Each simulated session has its own cookie jar. Requests carry the
+/// server keeps every earlier case's users. The map's run setup is sent once, before the first case; each
+/// simulated session (one set per simulated user when the map has accounts) starts from what it stored, with one
+/// cookie jar, and sends the map's session setup (a login) before its first exchange. A step that replays an
+/// earlier one sends that step's completing request again as it was sent. Requests carry the
 /// step's time in the map's clock header. Against a server on real time (no clock header), a case whose steps are
 /// more than `realTimeThreshold` apart (a lifetime case: a challenge used after it expired) is `unsupported`, with
 /// the reason, unless `realTime` waits out the time between its steps; closer steps are sent at once, which keeps
@@ -28,6 +32,10 @@ public struct MapDriver: AttestationVerifier {
     public static let realTimeThreshold: TimeInterval = 60
     /// Told about every request sent (dry runs print them) and every wait (progress).
     public var observer: (@Sendable (Event) -> Void)?
+    /// The wall clock cookies expire by (injected by tests).
+    public var now: @Sendable () -> Date = { Date() }
+    /// The map's run setup, sent once for every case this driver runs.
+    let runSetup = MapRunSetup()
 
     /// What a driver tells its observer.
     public enum Event: Sendable {
@@ -50,12 +58,38 @@ public struct MapDriver: AttestationVerifier {
     public var name: String { "\(map.name)@\(transport.name)" }
     public var requiresSerialCases: Bool { true }
 
+    /// The relying party's policy as the map states it, with what the site's own options say where the map reads
+    /// them (`policy.fromOptions`): the map's setup and `testCase`'s exchanges are sent up to the one whose response
+    /// holds the options. Nil when the map states no policy.
+    public func sitePolicy(using testCase: Case, profile: Profile) async throws -> RelyingPartyPolicy? {
+        guard let policy = map.policy else { return nil }
+        guard let source = policy.fromOptions else { return policy.stated }
+        var run = try MapCaseRun(driver: self, testCase: testCase.request, profile: profile)
+        let response = try await run.response(of: source.step, exchange: source.exchange)
+        guard let options = response.json?.at(source.pointer), options.objectValue != nil else {
+            throw VerifierFailure.contract("the \(map.name) map reads the site's options at json:\(source.pointer) of \(source.step) exchange \(source.exchange), and the response has no object there (\(run.scrubbed(response).summary))")
+        }
+        return policy.stated.filling(from: SitePolicy.read(options: options))
+    }
+
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         guard testCase.family == map.family else {
             throw VerifierFailure.contract("the \(map.name) map drives the \(map.family) family; \(testCase.id) is a \(testCase.family) case")
         }
         var run = try MapCaseRun(driver: self, testCase: testCase, profile: profile)
         return try await run.verdicts()
+    }
+}
+
+/// The map's run setup, sent once: the session every case's sessions start from.
+actor MapRunSetup {
+    private var task: Task<MapSession, any Error>?
+
+    func session(_ make: @escaping @Sendable () async throws -> MapSession) async throws -> MapSession {
+        if let task { return try await task.value }
+        let task = Task { try await make() }
+        self.task = task
+        return try await task.value
     }
 }
 
@@ -71,7 +105,14 @@ struct MapCaseRun {
     var substitutions: [[UInt8]: [UInt8]] = [:]
     var targets = Set<[UInt8]>()
     var identities: [String: [[UInt8]: String]] = [:]
+    /// Sessions by key: the session's name, after the simulated user's key when the map has accounts.
     var sessions: [String: MapSession] = [:]
+    /// The simulated users' account numbers (pool positions), by user key, in order of first appearance.
+    var accounts: [[UInt8]: Int] = [:]
+    /// Each finished step's completing request as it was sent (what a replay sends again), and the values its
+    /// preparing exchanges stored (what an answer to its ceremony reuses).
+    var completing: [Int: RenderedRequest] = [:]
+    var prepared: [Int: [String: [UInt8]]] = [:]
 
     static let mainSession = "main"
 
@@ -103,8 +144,32 @@ struct MapCaseRun {
         }
     }
 
+    /// Cases the site cannot be asked: a session-binding case where the ceremony's state is a token the client
+    /// holds (the token is the session), and evidence from the relying party's Android app at a site whose policy
+    /// has no app origin.
+    func requireApplicable() throws {
+        for step in forged.steps where step.inputs[.challengeSession] != nil {
+            let state = driver.map.steps[step.kind]?.exchanges.flatMap(\.captures).contains(where: \.sessionState) ?? false
+            if state {
+                throw VerifierFailure.unsupported("the \(driver.map.name) map keeps \(step.kind)'s ceremony in a state token the client holds: that token is the session, so which session answers does not apply")
+            }
+        }
+        let appOrigins = (profile.parameters["origins"] ?? "").split(separator: ",").contains { $0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
+        if !appOrigins {
+            for step in forged.steps {
+                guard let clientData = step.inputs[.clientDataJSON], let json = try? JSONValue.parse(Data(clientData), limit: 1 << 16),
+                      let origin = json.at("/origin")?.stringValue, origin.hasPrefix(WebAuthnFormat.androidOriginPrefix) else { continue }
+                throw VerifierFailure.unsupported("its client data comes from the relying party's Android app (origin \(origin.prefix(40))...), and the site's policy has no app origin")
+            }
+        }
+    }
+
     mutating func verdicts() async throws -> [Verdict] {
+        if let missing = forged.steps.first(where: { driver.map.steps[$0.kind] == nil }) {
+            throw VerifierFailure.unsupported("it has a \(missing.kind) step, and the \(driver.map.name) map has no route for that step kind")
+        }
         try requireCarriersSent()
+        try requireApplicable()
         let configuration = BuiltinCatalogue.perCaseConfiguration(family: testCase.family, parameters: testCase.context.parameters,
                                                                    profile: profile.parameters)
         if !configuration.isEmpty {
@@ -156,12 +221,170 @@ struct MapCaseRun {
         stale = true
     }
 
-    // MARK: - Sending a step
+    // MARK: - Sessions and accounts
+
+    /// The simulated user `step` belongs to, as first forged (a user id the server replaced still names that user),
+    /// when the map has accounts; else one user.
+    func userKey(_ step: Step) throws -> [UInt8] {
+        guard let per = driver.map.accounts?.per else { return [] }
+        let value = try values(step, session: nil).value(per) ?? []
+        return substitutions.first { $0.value == value }?.key ?? value
+    }
+
+    /// The key of session `name` of `step`'s simulated user.
+    func sessionKey(_ name: String, step: Step) throws -> String {
+        guard driver.map.accounts != nil else { return name }
+        return Base64URL.encode(try userKey(step)) + "|" + name
+    }
+
+    /// Gives `step`'s simulated user an account (the next in the pool), or reports the case unsupported when the
+    /// pool has too few.
+    mutating func assignAccount(for step: Step) throws {
+        guard let accountMap = driver.map.accounts else { return }
+        let key = try userKey(step)
+        guard accounts[key] == nil else { return }
+        let number = accounts.count
+        if let pool = accountMap.pool, number >= pool.count {
+            throw VerifierFailure.unsupported("it has \(number + 1) simulated users and the \(driver.map.name) map's account pool has \(pool.count)")
+        }
+        accounts[key] = number
+    }
+
+    /// Opens session `key` on first use: the run setup's values and cookies, the map's cookie seeds, then the
+    /// map's session setup sent in it (with `step`'s values: its user's account and identities).
+    mutating func openSession(_ key: String, step: Step) async throws {
+        guard sessions[key] == nil else { return }
+        let driver = self.driver
+        var session = try await driver.runSetup.session {
+            var run = try MapCaseRun(setupFor: driver)
+            return try await run.sendRunSetup()
+        }
+        sessions[key] = session
+        for (name, template) in driver.map.cookies.sorted(by: { $0.key < $1.key }) {
+            let rendered: String?
+            do {
+                rendered = try template.render(values(step, session: key), at: "/cookies/\(name)")?.text
+            } catch let error as APIMapError {
+                throw VerifierFailure.contract("the \(driver.map.name) map cannot write its cookie \(name): \(error)")
+            }
+            if let rendered { session.jar.set(name, rendered) }
+        }
+        sessions[key] = session
+        for (position, exchange) in driver.map.setup.session.enumerated() {
+            try makeIdentities(for: exchange.request, step: step)
+            let (response, _) = try await exchangeOnce(exchange, at: "/setup/session/\(position)", step: step, session: key)
+            try requireExpected(exchange, response, what: "session setup \(exchange.name)")
+            try capture(exchange, from: response, step: step, session: key)
+        }
+    }
+
+    /// A run with no case, for the run setup.
+    init(setupFor driver: MapDriver) throws {
+        self.driver = driver
+        testCase = VerifierCase(id: "setup", family: driver.map.family, context: CaseContext(time: driver.now(), trustAnchors: [], parameters: [:]), steps: [])
+        profile = Profile(name: "setup", description: "", families: [driver.map.family], rules: [], parameters: [:])
+        forgeSeed = ForgeSeed(driver.seed)
+        forged = Case(id: "setup", family: driver.map.family, rule: nil, description: "", importance: .low,
+                      context: testCase.context, steps: [])
+    }
+
+    /// Sends the map's run setup in a session of its own and returns that session.
+    mutating func sendRunSetup() async throws -> MapSession {
+        let key = "run"
+        sessions[key] = MapSession()
+        let step = Step(kind: StepKind("setup"), inputs: [:])
+        for (position, exchange) in driver.map.setup.run.enumerated() {
+            try makeIdentities(for: exchange.request, step: step)
+            let (response, _) = try await exchangeOnce(exchange, at: "/setup/run/\(position)", step: step, session: key)
+            try requireExpected(exchange, response, what: "run setup \(exchange.name)")
+            try capture(exchange, from: response, step: step, session: key)
+        }
+        return sessions[key] ?? MapSession()
+    }
+
+    /// A 5xx is the server's crash; any other status the exchange does not expect stops the case (a login refused,
+    /// a CSRF token missing), with what the response says.
+    func requireExpected(_ exchange: Exchange, _ response: MapResponse, what: String) throws {
+        guard !exchange.expect.allows(response.status) else { return }
+        let shown = scrubbed(response)
+        if (500..<600).contains(response.status) {
+            throw VerifierFailure.crash("the server failed on \(what) (\(shown.summary))")
+        }
+        throw VerifierFailure.contract("the server refused \(what), expected \(exchange.expect) (\(shown.summary))")
+    }
+
+    // MARK: - Sending
+
+    /// Renders `exchange` with `step`'s values in session `key` and sends it with the session's one Cookie header
+    /// (its jar, with any cookies the request writes itself), the clock header and the map's headers; takes the
+    /// cookies the response sets. Returns the response and the request as sent.
+    mutating func exchangeOnce(_ exchange: Exchange, at pointer: String, step: Step, session key: String) async throws -> (MapResponse, RenderedRequest) {
+        var request: RenderedRequest
+        do {
+            request = try exchange.request.render(values(step, session: key), common: driver.map.headers, stepHeaders: stepHeaders(step),
+                                                  at: pointer + "/request")
+        } catch let error as APIMapError {
+            throw VerifierFailure.contract("the \(driver.map.name) map cannot write \(exchange.name)\(step.kind.rawValue == "setup" ? "" : " for \(step.kind)"): \(error)")
+        }
+        if let clock = driver.map.clockHeader {
+            request.headers.append((clock, ISO8601DateFormatter().string(from: step.time ?? testCase.context.time)))
+        }
+        // One Cookie header: cookies the request writes itself join the session's jar.
+        var jar = sessions[key]?.jar ?? CookieJar()
+        for header in request.headers where header.name.caseInsensitiveCompare("Cookie") == .orderedSame { jar.merge(header: header.value) }
+        request.headers.removeAll { $0.name.caseInsensitiveCompare("Cookie") == .orderedSame }
+        sessions[key, default: MapSession()].jar = jar
+        if let cookies = jar.header(at: driver.now()) { request.headers.append(("Cookie", cookies)) }
+        let response = try await transmit(request)
+        // Cookies the server sets are kept when the map keeps sessions in cookies.
+        if driver.map.cookieSessions { sessions[key, default: MapSession()].jar.take(response, at: driver.now()) }
+        return (response, request)
+    }
+
+    /// Sends `request` as it is, told to the observer with secrets redacted.
+    func transmit(_ request: RenderedRequest) async throws -> MapResponse {
+        driver.observer?(.request(redacted(request.curl(baseURL: URL(string: driver.transport.name) ?? URL(fileURLWithPath: "/"),
+                                                        secretHeaders: driver.map.secretHeaders.union(["cookie"])))))
+        return try await driver.transport.send(request)
+    }
+
+    /// The response to exchange `position` of the case's first `kind` step, the step's earlier exchanges (and the
+    /// map's setup) sent before it as in a run: what a site's options are read from.
+    mutating func response(of kind: StepKind, exchange position: Int) async throws -> MapResponse {
+        guard let index = testCase.steps.firstIndex(where: { $0.kind == kind }), let stepMap = driver.map.steps[kind],
+              stepMap.exchanges.indices.contains(position) else {
+            throw VerifierFailure.contract("the \(driver.map.name) map has no exchange \(position) of \(kind) in \(testCase.id)")
+        }
+        var current = try step(index)
+        try assignAccount(for: current)
+        for (offset, exchange) in stepMap.exchanges.enumerated() where offset <= position {
+            let name = try exchange.session.flatMap { try $0.render(values(current, session: nil), at: "/steps/\(kind)/exchanges/\(offset)/session")?.text }
+                ?? Self.mainSession
+            let key = try sessionKey(name, step: current)
+            try await openSession(key, step: current)
+            try makeIdentities(for: exchange.request, step: current)
+            let (response, _) = try await exchangeOnce(exchange, at: "/steps/\(kind)/exchanges/\(offset)", step: current, session: key)
+            try requireExpected(exchange, response, what: "\(exchange.name) of \(kind)")
+            if offset == position { return response }
+            try capture(exchange, from: response, step: current, session: key)
+            current = try step(index)
+        }
+        throw VerifierFailure.contract("the \(driver.map.name) map has no exchange \(position) of \(kind)")
+    }
 
     mutating func send(step index: Int) async throws -> Verdict {
         var current = try step(index)
         guard let stepMap = driver.map.steps[current.kind] else {
             throw VerifierFailure.contract("the \(driver.map.name) map has no entry for step kind \(current.kind)")
+        }
+        let verdictMap = driver.map.verdict(for: current.kind)
+        if let repetition = current.repeats, repetition.kind == .replay {
+            // The earlier step's completing request, byte for byte: same body, same cookies, same state token.
+            guard let recorded = completing[repetition.step] else {
+                throw VerifierFailure.contract("step \(index) replays step \(repetition.step), which sent no completing request")
+            }
+            let response = try await transmit(recorded)
+            return verdictMap.verdict(scrubbed(response))
         }
         for fresh in driver.map.fresh + stepMap.fresh {
             let value: [UInt8]?
@@ -177,56 +400,52 @@ struct MapCaseRun {
             }
         }
         current = try step(index)
+        try assignAccount(for: current)
         let pointer = "/steps/\(current.kind.rawValue)/exchanges"
+        // An answer to an earlier step's ceremony asks for no new one: it goes straight to the completing exchange,
+        // with what that step's preparing exchanges stored (a state token) back in the session.
+        let answering = current.repeats.flatMap { $0.kind == .answer ? $0.step : nil }
+        var storedHere: [String: [UInt8]] = [:]
         for (position, exchange) in stepMap.exchanges.enumerated() {
             let last = position == stepMap.exchanges.count - 1
-            let mainValues = values(current, session: Self.mainSession)
-            let sessionName = try exchange.session.flatMap { try $0.render(mainValues, at: "\(pointer)/\(position)/session")?.text }
+            if answering != nil, !last { continue }
+            let name = try exchange.session.flatMap { try $0.render(values(current, session: nil), at: "\(pointer)/\(position)/session")?.text }
                 ?? Self.mainSession
+            let key = try sessionKey(name, step: current)
+            try await openSession(key, step: current)
+            if last, let answering {
+                for (stored, value) in prepared[answering] ?? [:] { sessions[key]?.store[stored] = value }
+            }
             try makeIdentities(for: exchange.request, step: current)
-            let stepValues = values(current, session: sessionName)
-            var request: RenderedRequest
-            do {
-                request = try exchange.request.render(stepValues, common: driver.map.headers, stepHeaders: stepHeaders(current),
-                                                      at: "\(pointer)/\(position)/request")
-            } catch let error as APIMapError {
-                throw VerifierFailure.contract("the \(driver.map.name) map cannot write \(exchange.name) for \(current.kind): \(error)")
-            }
-            if let clock = driver.map.clockHeader {
-                request.headers.append((clock, ISO8601DateFormatter().string(from: current.time ?? testCase.context.time)))
-            }
-            if let cookies = sessions[sessionName]?.cookieHeader { request.headers.append(("Cookie", cookies)) }
-            driver.observer?(.request(request.curl(baseURL: URL(string: driver.transport.name) ?? URL(fileURLWithPath: "/"),
-                                                   secretHeaders: driver.map.secretHeaders.union(["cookie"]))))
-            let response = try await driver.transport.send(request)
-            if driver.map.cookieSessions { sessions[sessionName, default: MapSession()].takeCookies(from: response) }
-            let verdictMap = driver.map.verdict(for: current.kind)
+            let (response, sent) = try await exchangeOnce(exchange, at: "\(pointer)/\(position)", step: current, session: key)
             // What a report may show of the response: secrets the server echoed are gone before anything is cut.
             let shown = scrubbed(response)
             if !last {
-                // A preparing exchange succeeds with any 2xx (the verdict reads only a step's last response).
-                if (500..<600).contains(response.status) {
-                    throw VerifierFailure.crash("the server failed on \(exchange.name) of \(current.kind) (HTTP \(response.status): \(String(decoding: shown.body.prefix(200), as: UTF8.self)))")
-                }
-                guard (200..<300).contains(response.status) else {
-                    throw VerifierFailure.contract("the server refused \(exchange.name) of \(current.kind) (HTTP \(response.status): \(String(decoding: shown.body.prefix(200), as: UTF8.self)))")
-                }
-                try capture(exchange, from: response, step: current, session: sessionName, required: true)
+                try requireExpected(exchange, response, what: "\(exchange.name) of \(current.kind)")
+                let before = sessions[key]?.store ?? [:]
+                try capture(exchange, from: response, step: current, session: key)
+                for (stored, value) in sessions[key]?.store ?? [:] where before[stored] != value { storedHere[stored] = value }
                 current = try step(index)
                 continue
             }
+            prepared[index] = storedHere
+            completing[index] = sent
             let verdict = verdictMap.verdict(shown)
-            if verdict.outcome == .accept { try capture(exchange, from: response, step: current, session: sessionName, required: false) }
+            if verdict.outcome == .accept { try capture(exchange, from: response, step: current, session: key, required: false) }
             return verdict
         }
         throw VerifierFailure.contract("the \(driver.map.name) map has no exchange for \(current.kind)")
     }
 
-    mutating func capture(_ exchange: Exchange, from response: MapResponse, step: Step, session: String, required: Bool) throws {
+    mutating func capture(_ exchange: Exchange, from response: MapResponse, step: Step, session: String, required: Bool = true) throws {
         for capture in exchange.captures {
-            guard let value = capture.from.read(response), let bytes = capture.decode.read(value) else {
-                if capture.optional { continue }
-                throw VerifierFailure.contract("\(exchange.name) of \(step.kind): the response has no \(capture.decode.rawValue) value at \(capture.from)")
+            var value = capture.value(in: response)
+            if value == nil, case .cookie(let name) = capture.from, let kept = sessions[session]?.jar.value(name, at: driver.now()) {
+                value = .string(kept)
+            }
+            guard let value, let bytes = capture.decode.read(value) else {
+                if capture.optional || !required { continue }
+                throw VerifierFailure.contract("\(exchange.name)\(step.kind.rawValue == "setup" ? "" : " of \(step.kind)"): the response has no \(capture.decode.rawValue) value at \(capture.from)\(capture.regex == nil ? "" : " matching its regex") (\(scrubbed(response).summary))")
             }
             switch capture.target {
             case .replaces(let key): if let forged = step.inputs[key] { replace(forged, with: bytes) }
@@ -235,8 +454,9 @@ struct MapCaseRun {
         }
     }
 
-    /// Values a report must never show: the environment values the map's headers send (each word too, as a
-    /// server may echo only the credential of "Bearer ...") and every session cookie, as written and JSON-escaped.
+    /// Values a report must never show: the environment values the map reads (each word too, as a server may
+    /// echo only the credential of "Bearer ..."), every session cookie, and what setup exchanges stored (a CSRF
+    /// token, a session token), as written and JSON-escaped.
     var secrets: [String] {
         var values: [String] = []
         for name in driver.map.environmentNames.sorted() {
@@ -244,9 +464,10 @@ struct MapCaseRun {
             values.append(value)
             values += value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
         }
-        for session in sessions.values { values += session.cookies.values.filter { $0.count >= 8 } }
+        for session in sessions.values { values += session.jar.values.filter { $0.count >= 8 } }
         let escaped = values.map { $0.replacingOccurrences(of: "/", with: "\\/") }
-        return Array(Set(values + escaped)).sorted { $0.count > $1.count }
+        let encoded = values.compactMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }.filter { !values.contains($0) }
+        return Array(Set(values + escaped + encoded)).sorted { $0.count > $1.count }
     }
 
     /// `response` with every secret replaced by `[redacted]`, for verdicts and errors.
@@ -256,6 +477,13 @@ struct MapCaseRun {
         var text = String(decoding: response.body, as: UTF8.self)
         for secret in secrets { text = text.replacingOccurrences(of: secret, with: "[redacted]") }
         return MapResponse(status: response.status, headers: response.headers, body: Array(text.utf8))
+    }
+
+    /// `text` (a request shown as curl) with every secret replaced by `<redacted>`: a password in a login form.
+    func redacted(_ text: String) -> String {
+        var text = text
+        for secret in secrets { text = text.replacingOccurrences(of: secret, with: "<redacted>") }
+        return text
     }
 
     /// The step's `header.*` inputs, replacements applied.
@@ -276,35 +504,21 @@ struct MapCaseRun {
     /// The value an identity is kept per, as first forged (a user id the server replaced still names the same user).
     func identityKey(_ identity: IdentityMap, step: Step) throws -> [UInt8] {
         guard let per = identity.per else { return [] }
-        let value = try values(step, session: Self.mainSession).value(per) ?? []
+        let value = try values(step, session: nil).value(per) ?? []
         return substitutions.first { $0.value == value }?.key ?? value
     }
 
-    func values(_ step: Step, session: String) -> MapCaseValues {
+    /// The values templates read for `step` in session `key` (nil: no session's stored values).
+    func values(_ step: Step, session key: String?) -> MapCaseValues {
         MapCaseValues(step: step, parameters: testCase.context.parameters, substitutions: substitutions, identities: identities,
-                      session: sessions[session] ?? MapSession(), environment: driver.environment, run: self)
+                      session: key.flatMap { sessions[$0] } ?? MapSession(), environment: driver.environment, run: self)
     }
 }
 
-/// One simulated client session: its cookies and the values captures stored in it.
-struct MapSession {
-    var cookies: [String: String] = [:]
+/// One simulated client session: its cookie jar and the values captures stored in it.
+struct MapSession: Sendable {
+    var jar = CookieJar()
     var store: [String: [UInt8]] = [:]
-
-    var cookieHeader: String? {
-        cookies.isEmpty ? nil : cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
-    }
-
-    /// Keeps each `Set-Cookie` name and value (attributes are not interpreted: one host, one test run).
-    mutating func takeCookies(from response: MapResponse) {
-        for (name, value) in response.headers where name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
-            let pair = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard let equals = pair.firstIndex(of: "=") else { continue }
-            let cookie = pair[..<equals].trimmingCharacters(in: .whitespaces)
-            guard !cookie.isEmpty, cookies.count < 64 || cookies[cookie] != nil else { continue }
-            cookies[cookie] = String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
-        }
-    }
 }
 
 /// The values templates read for one step of a case.
@@ -327,6 +541,10 @@ struct MapCaseValues: TemplateValues {
         case .session(let name): return session.store[name]
         case .derived(let derived): return derived.value(in: step.inputs).map { substitutions[$0] ?? $0 }
         case .environment(let name): return environment[name].map { Array($0.utf8) }
+        case .account(let field):
+            guard let pool = run.driver.map.accounts?.pool, let number = run.accounts[try run.userKey(step)],
+                  pool.indices.contains(number), let template = pool[number][field] else { return nil }
+            return try template.render(self, at: "/accounts/pool/\(number)/\(field)")?.text.map { Array($0.utf8) }
         }
     }
 }

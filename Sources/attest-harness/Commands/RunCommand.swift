@@ -34,7 +34,7 @@ enum RunCommand: Command {
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
-        let profile = try Selection.profile(try arguments.required("profile"))
+        var profile = try Selection.profile(try arguments.required("profile"))
         let timeout = try arguments.number("timeout", default: 10, in: 0.01...3600, "seconds")
         let seed = try arguments.seed()
         let api = try arguments.value("api").map {
@@ -46,8 +46,8 @@ enum RunCommand: Command {
             }
         }
         if let api, arguments.flag("dry-run") {
-            return try await DryRun.run(api.map, profile: profile, seed: seed, filter: arguments.value("filter"),
-                                        baseURL: try arguments.required("verifier"))
+            return try await DryRun.run(api.map, profile: try SitePolicyProfile.stated(api.map, base: profile), seed: seed,
+                                        filter: arguments.value("filter"), baseURL: try arguments.required("verifier"))
         }
         var execSuite = 1
         if let text = arguments.value("exec-suite") {
@@ -90,6 +90,11 @@ enum RunCommand: Command {
         }
         let baseline = try arguments.value("baseline").map { try ReportFile.load($0, role: "baseline") }
         let progress = ProgressReporter(mode: progressMode, label: "attest-harness run")
+        if let api, let driver = verifier as? MapDriver, api.map.policy != nil {
+            // The site's own policy (stated in the map, or read from its options) is what its cases are judged by.
+            profile = try await SitePolicyProfile.derive(api.map, driver: driver, base: profile, seed: seed)
+            Output.note("attest-harness run: judging by the site's policy (\(profile.name)): \(SitePolicyProfile.summary(profile))\n")
+        }
         progress.note("forging the \(profile.name) catalogue (seed \(seed))")
         let catalogueCases = try Selection.cases(profile: profile, seed: seed)
         let catalogue = BuiltinCatalogue.version(of: catalogueCases, under: profile)

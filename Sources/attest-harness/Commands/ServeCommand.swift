@@ -46,6 +46,8 @@ enum ServeCommand: Command {
             if let api, !profile.families.contains(api.family) {
                 throw UsageError("the \(api.name) map serves the \(api.family) family, which profile \(profile.name) does not cover")
             }
+            // A map that states its site's policy is emulated as that site: the reference judges by it.
+            if let api { profile = try SitePolicyProfile.stated(api, base: profile) }
             server = try VerdictServer(profile: profile, port: port, association: association, api: api, seed: try arguments.seed())
         } catch {
             throw UsageError("\(error)")

@@ -94,6 +94,9 @@ class Step:
     expected_status: Optional[str] = None
     #: The specification leaves this step's verdict to the relying party: either verdict conforms.
     either: bool = False
+    #: This step goes over an earlier step's ceremony again: ("replay" or "answer", that step's index); a verifier
+    #: sees its inputs as they are (a replay has the earlier step's inputs exactly).
+    repeats: Optional[Tuple[str, int]] = None
 
     def input(self, key: str) -> bytes:
         """The input named `key`; KeyError naming the step's inputs when it has none of that name."""
@@ -261,9 +264,17 @@ class _Decoder:
                        parameters=self.string_map(d["parameters"], f"{pointer}/parameters"))
 
     def step(self, value: Any, pointer: str) -> Step:
-        d = self.object(value, pointer, ("kind", "inputs"), ("breaks", "time", "expectedStatus", "either"))
+        d = self.object(value, pointer, ("kind", "inputs"), ("breaks", "time", "expectedStatus", "either", "repeats"))
         if "either" in d and d["either"] is not True:
             raise VectorFormatError(f"{pointer}/either", "is true when present")
+        repeats = None
+        if "repeats" in d:
+            r = self.object(d["repeats"], f"{pointer}/repeats", ("as", "step"))
+            how = self.word(r["as"], f"{pointer}/repeats/as", ("replay", "answer"))
+            step = r["step"]
+            if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+                raise VectorFormatError(f"{pointer}/repeats/step", "is a step index")
+            repeats = (how, step)
         inputs = self.mapping(d["inputs"], f"{pointer}/inputs", self.base64)
         breaks = self.optional_string(d, "breaks", pointer)
         return Step(kind=StepKind(self.string(d["kind"], f"{pointer}/kind")),
@@ -271,7 +282,7 @@ class _Decoder:
                     breaks=RuleId(breaks) if breaks is not None else None,
                     time=self.time(d["time"], f"{pointer}/time") if "time" in d else None,
                     expected_status=self.optional_string(d, "expectedStatus", pointer),
-                    either="either" in d)
+                    either="either" in d, repeats=repeats)
 
     def outcomes(self, value: Any, pointer: str) -> Tuple[Outcome, ...]:
         return self.array(value, pointer, lambda item, at: self.word(item, at, OUTCOMES))

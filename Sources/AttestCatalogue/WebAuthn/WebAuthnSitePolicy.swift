@@ -1,0 +1,77 @@
+import AttestConformance
+import AttestEvidence
+
+/// A WebAuthn relying party's own choices turned into the profile its cases are judged by. The parameters change
+/// what is forged (rp id, origin, algorithms, attestation) and the rules change what is expected:
+/// - user verification not `required`: §7.1 step 15 and §7.2 step 17 check the UV flag only when it is required,
+///   so `webauthn.flags.userVerified` leaves the profile (an assertion without UV is then to be accepted);
+/// - attestation `none` or `indirect`, unless the map says it trusts roots or metadata: the relying party asked for
+///   no attestation (§5.4.7: with `none` the client may replace any statement by a `none` statement) and holds no
+///   roots, so a `none` or self statement is to be accepted (`webauthn.attestation.required` and
+///   `webauthn.attestation.self` leave), and what it does with a statement it never asked for is its choice (the
+///   note at the end of §7.1: a relying party may treat a credential as unattested): every statement and trust
+///   rule is left to it, judged "either verdict conforms";
+/// - no app origins: the Android app's origin leaves `origins`, and cases whose client data comes from the app
+///   cannot reach the site (`MapDriver` reports them unsupported).
+extension WebAuthnFamily {
+    /// Rules of the ceremony itself, which hold whatever the relying party trusts attestation to.
+    static let ceremonyRules: Set<RuleID> = [
+        .webAuthnStructure, .webAuthnType, .webAuthnChallenge, .webAuthnChallengeSession, .webAuthnChallengeSingleUse,
+        .webAuthnOrigin, .webAuthnCrossOrigin, .webAuthnTopOrigin, .webAuthnRpIdHash, .webAuthnUserPresent,
+        .webAuthnUserVerified, .webAuthnBackupState, .webAuthnBackupEligibility, .webAuthnAuthenticatorData, .webAuthnAlgorithm,
+        .webAuthnCredentialKeyFit, .webAuthnCredentialIdLength, .webAuthnCredentialIdUnique, .webAuthnCredential,
+        .webAuthnOwner, .webAuthnUserHandle, .webAuthnAssertionSignature, .webAuthnSignatureEncoding, .webAuthnSignCount,
+        .webAuthnCredentialJSON, .webAuthnCredentialIdBinding,
+    ]
+
+    /// `base` as a relying party with `policy` is judged.
+    public static func profile(_ base: Profile, following policy: RelyingPartyPolicy) -> Profile {
+        var parameters = base.parameters
+        var rules = base.rules
+        var left = base.leftToRelyingParty
+        let current = (parameters["origins"] ?? "").split(separator: ",").map(String.init)
+        let currentApp = current.filter { $0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
+        if let rpId = policy.rpId { parameters["rpId"] = rpId }
+        var web = current.filter { !$0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
+        if let origins = policy.origins {
+            web = origins
+        } else if let rpId = policy.rpId, rpId != base.parameters["rpId"] {
+            web = ["https://\(rpId)"]
+        }
+        let app = (policy.appOrigins ?? !currentApp.isEmpty) ? currentApp : []
+        parameters["origins"] = (web + app).joined(separator: ",")
+        if let algorithms = policy.algorithms { parameters["algorithms"] = algorithms.map(String.init).joined(separator: ",") }
+        if let userVerification = policy.userVerification {
+            parameters["userVerification"] = userVerification
+            if userVerification != "required" { rules.remove(.webAuthnUserVerified) }
+        }
+        if let attestation = policy.attestation {
+            parameters["attestation"] = ["direct", "enterprise"].contains(attestation) ? "direct" : "none"
+        }
+        let trust = policy.trust ?? (parameters["attestation"] == "none" ? .none : .roots)
+        if trust == .none {
+            parameters["attestation"] = "none"
+            rules.subtract([.webAuthnAttestationRequired, .webAuthnSelfAttestation])
+            let statementRules = rules.filter { !ceremonyRules.contains($0) && !$0.rawValue.hasPrefix("webauthn.cbor.") }
+            left.formUnion(statementRules)
+            rules.subtract(statementRules)
+        }
+        let description = base.description + " Judged under the site's policy: " + [
+            "rp id \(parameters["rpId"] ?? "")", "origins \(parameters["origins"] ?? "")",
+            "algorithms \(parameters["algorithms"] ?? "")", "user verification \(parameters["userVerification"] ?? "")",
+            "attestation \(parameters["attestation"] ?? "")", "trust \(trust.rawValue)",
+        ].joined(separator: ", ") + "."
+        return Profile(name: base.name + "+site", description: description, families: base.families, rules: rules,
+                       parameters: parameters, leftToRelyingParty: left)
+    }
+}
+
+extension BuiltinCatalogue {
+    /// The profile a relying party with `policy` is judged by, derived from `base` by the family of `family`.
+    public static func profile(_ base: Profile, following policy: RelyingPartyPolicy, family: FamilyName) throws -> Profile {
+        guard family == WebAuthnFamily.name else {
+            throw CatalogueError.badParameter("policy", "a site policy is defined for the webauthn family, not \(family)")
+        }
+        return WebAuthnFamily.profile(base, following: policy)
+    }
+}

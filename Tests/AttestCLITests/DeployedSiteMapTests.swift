@@ -1,0 +1,121 @@
+import AttestAPIMap
+import AttestCatalogue
+import AttestConformance
+import AttestServer
+import AttestVerifiers
+import Foundation
+import Testing
+
+/// What a deployed site needs around its ceremonies (issue 28), against the in-process emulation of one map: a
+/// session setup that logs in with a form (password from the environment, a 302 answer, a CSRF cookie captured),
+/// one Cookie header per request, the site's stated policy as the profile, and a replayed request sent byte for byte.
+@Suite struct DeployedSiteMapTests {
+    static let mapText = #"""
+    {
+      "format": "attest-harness-api-map/1", "name": "site", "family": "webauthn",
+      "clock": {"header": "X-Test-Now"}, "sessions": "cookies",
+      "identities": {"name": {"prefix": "user-", "per": "input.user"}},
+      "cookies": {"theme": "dark"},
+      "policy": {"rpId": "localhost", "origins": ["http://localhost:8741"], "appOrigins": false, "attestation": "none",
+                 "userVerification": "preferred", "algorithms": [-7, -257]},
+      "setup": {"session": [
+        {"name": "login form", "request": {"method": "GET", "path": "/accounts/login/"},
+         "capture": [{"from": "cookie:csrftoken", "store": "csrf"}]},
+        {"name": "log in", "expect": [302],
+         "request": {"method": "POST", "path": "/accounts/login/", "headers": {"X-CSRFToken": {"$text": "{session.csrf}"}},
+                     "form": {"username": {"$": "identity.name"}, "password": {"$": "env.SITE_PASSWORD"}}}}
+      ]},
+      "steps": {
+        "webauthn.registration": {
+          "fresh": [{"value": "derived.attestedCredentialId", "as": "random"}],
+          "exchanges": [
+            {"name": "begin", "session": {"$": "input.challengeSession", "optional": true},
+             "request": {"method": "POST", "path": "/register/begin", "headers": {"X-CSRFToken": {"$": "session.csrf"}}, "json": {"name": {"$": "identity.name"}}},
+             "capture": [{"from": "json:/publicKey/challenge", "decode": "base64url", "replaces": "challenge"},
+                         {"from": "json:/publicKey/user/id", "decode": "base64url", "replaces": "user", "per": "identity.name"}]},
+            {"name": "finish", "request": {"method": "POST", "path": "/register/finish", "headers": {"X-CSRFToken": {"$": "session.csrf"}}, "json": {"$": "input.credentialJSON", "as": "json"}}}
+          ]
+        },
+        "webauthn.assertion": {
+          "exchanges": [
+            {"name": "begin", "session": {"$": "input.challengeSession", "optional": true},
+             "request": {"method": "POST", "path": "/login/begin", "headers": {"X-CSRFToken": {"$": "session.csrf"}}, "json": {"name": {"$": "identity.name"}}},
+             "capture": [{"from": "json:/publicKey/challenge", "decode": "base64url", "replaces": "challenge"}]},
+            {"name": "finish", "request": {"method": "POST", "path": "/login/finish", "headers": {"X-CSRFToken": {"$": "session.csrf"}}, "json": {"$": "input.credentialJSON", "as": "json"}}}
+          ]
+        }
+      },
+      "verdict": {"accept": {"status": [200]}, "reason": "json:/error"}
+    }
+    """#
+
+    /// Every request the driver sends, as sent.
+    final class Recorder: MapTransport, @unchecked Sendable {
+        let inner: InProcessMapServer
+        private let lock = NSLock()
+        private(set) var requests: [RenderedRequest] = []
+        init(_ inner: InProcessMapServer) { self.inner = inner }
+        var name: String { inner.name }
+        func record(_ request: RenderedRequest) { lock.withLock { requests.append(request) } }
+        func send(_ request: RenderedRequest) async throws -> MapResponse {
+            record(request)
+            return try await inner.send(request)
+        }
+    }
+
+    @Test func aLoggedInSiteIsJudgedByItsOwnPolicyAndAReplayIsSentAsRecorded() async throws {
+        let map = try APIMap(json: try JSONValue.parse(Data(Self.mapText.utf8)))
+        let profile = try BuiltinCatalogue.profile(.webAuthnL3, following: try #require(map.policy).stated, family: map.family)
+        #expect(profile.parameters["origins"] == "http://localhost:8741")
+        #expect(!profile.enforces(.webAuthnUserVerified) && !profile.enforces(.webAuthnAttestationRequired))
+        #expect(profile.leavesToRelyingParty(.webAuthnAttestationSignature))
+        let recorder = Recorder(try InProcessMapServer(map: map, profile: profile, seed: 1, name: "http://localhost:8741"))
+        let secret = "correct horse battery staple"
+        let lines = LockedLines()
+        let driver = MapDriver(map: map, transport: recorder, seed: 1, environment: ["SITE_PASSWORD": secret]) { event in
+            if case .request(let curl) = event { lines.append(curl) }
+        }
+        let wanted: Set<String> = ["webauthn.valid.none", "webauthn.challenge.singleUse.assertion-replayed", "webauthn.flags.userVerified.assertion"]
+        let all = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let cases = Case.withControls(all.filter { wanted.contains($0.id) }, from: all)
+        #expect(cases.count >= 3)
+        let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+        for id in wanted {
+            let result = try #require(report.results.first { $0.caseId == id })
+            #expect(result.status == .pass, "\(id): \(result.summary)")
+        }
+        // The replay step sent the assertion's completing request again, byte for byte.
+        let finishes = recorder.requests.filter { $0.target == "/login/finish" }
+        #expect(finishes.count >= 2)
+        #expect(Set(finishes.map(\.body)).count < finishes.count)
+        // Each session logged in (302 expected), and every request carried one Cookie header with the seeded cookie.
+        #expect(recorder.requests.contains { $0.method == "POST" && $0.target == "/accounts/login/" })
+        for request in recorder.requests where request.target != "/accounts/login/" || request.method == "POST" {
+            let cookies = request.headers.filter { $0.name.caseInsensitiveCompare("Cookie") == .orderedSame }
+            #expect(cookies.count == 1 && cookies[0].value.contains("theme=dark"), "\(request.method) \(request.target): \(cookies)")
+        }
+        // The password went out in the login form and nowhere a user can read it.
+        #expect(recorder.requests.contains { String(decoding: $0.body, as: UTF8.self).contains("password=correct%20horse") })
+        #expect(!lines.all.contains { $0.contains(secret) || $0.contains("correct%20horse") })
+    }
+
+    @Test func aCookieJarHonoursDeletionAndExpiry() throws {
+        var jar = CookieJar()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        jar.set("seed", "1")
+        jar.take(MapResponse(status: 200, headers: [("Set-Cookie", "sessionid=abc; Path=/; HttpOnly"), ("Set-Cookie", "short=x; Max-Age=5")], body: []), at: now)
+        #expect(jar.header(at: now) == "seed=1; sessionid=abc; short=x")
+        #expect(jar.header(at: now.addingTimeInterval(10)) == "seed=1; sessionid=abc")
+        jar.take(MapResponse(status: 200, headers: [("Set-Cookie", "sessionid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/")], body: []), at: now)
+        #expect(jar.header(at: now) == "seed=1; short=x")
+        #expect(MapCookie(setCookie: "bad name=1") == nil)
+    }
+}
+
+/// Lines gathered from a Sendable callback.
+final class LockedLines: @unchecked Sendable {
+    private var lines: [String] = []
+    private let lock = NSLock()
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
