@@ -332,7 +332,12 @@ public struct AccountMap: Sendable {
                 let account = try ObjectReader(item, at: pointer)
                 guard !account.members.isEmpty else { throw APIMapError(pointer, "an account has at least one field") }
                 return try account.members.reduce(into: [:]) { fields, member in
-                    fields[member.key] = try Template(member.value, at: account.at(member.key))
+                    let template = try Template(member.value, at: account.at(member.key))
+                    // An account's field is the account's own value: reading another field would read itself without end.
+                    for source in template.sources {
+                        if case .account = source { throw APIMapError(account.at(member.key), "an account field cannot read account.*") }
+                    }
+                    fields[member.key] = template
                 }
             }
             if pool?.isEmpty == true { throw APIMapError(reader.at("pool"), "a pool has at least one account") }

@@ -124,15 +124,16 @@ public indirect enum Template: Hashable, Sendable {
         }
     }
 
-    /// `{source}` and `{source|encoding}` placeholders in `text`, between literal runs.
-    static func textParts(_ text: String, at pointer: String) throws -> [TextPart] {
+    /// `{source}` and `{source|encoding}` placeholders in `text`, between literal runs (`place` ends the messages:
+    /// " in the path").
+    static func textParts(_ text: String, at pointer: String, place: String = "") throws -> [TextPart] {
         var parts: [TextPart] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
-            guard let close = rest[open...].firstIndex(of: "}") else { throw APIMapError(pointer, "an unclosed {") }
+            guard let close = rest[open...].firstIndex(of: "}") else { throw APIMapError(pointer, "an unclosed {\(place)") }
             let inside = rest[rest.index(after: open)..<close].split(separator: "|", maxSplits: 1).map(String.init)
-            guard let first = inside.first else { throw APIMapError(pointer, "an empty {}") }
+            guard let first = inside.first else { throw APIMapError(pointer, "an empty {}\(place)") }
             var encoding = ValueEncoding.text
             if inside.count == 2 {
                 guard let named = ValueEncoding(rawValue: inside[1]) else { throw APIMapError(pointer, "unknown encoding \"\(inside[1])\"") }
@@ -226,25 +227,12 @@ public enum PathTemplate: Hashable, Sendable {
                   !text.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }), !text.hasPrefix("//") else {
                 throw APIMapError(pointer, "a path has no whitespace, control characters, // prefix or . and .. segments")
             }
-            var parts: [Part] = []
-            var rest = Substring(text)
-            while let open = rest.firstIndex(of: "{") {
-                if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
-                guard let close = rest[open...].firstIndex(of: "}") else { throw APIMapError(pointer, "an unclosed { in the path") }
-                let inside = rest[rest.index(after: open)..<close].split(separator: "|", maxSplits: 1).map(String.init)
-                guard let first = inside.first else { throw APIMapError(pointer, "an empty {} in the path") }
-                let encoding: ValueEncoding
-                if inside.count == 2 {
-                    guard let named = ValueEncoding(rawValue: inside[1]) else { throw APIMapError(pointer, "unknown encoding \"\(inside[1])\"") }
-                    encoding = named
-                } else {
-                    encoding = .text
+            let parts: [Part] = try Template.textParts(text, at: pointer, place: " in the path").map { part in
+                switch part {
+                case .literal(let literal): .literal(literal)
+                case .value(let expression): .value(expression)
                 }
-                parts.append(.value(ValueExpression(source: try ValueSource(parsing: first, at: pointer), encoding: encoding,
-                                                    optional: false, fallback: nil)))
-                rest = rest[rest.index(after: close)...]
             }
-            if !rest.isEmpty { parts.append(.literal(String(rest))) }
             self = .parts(parts)
         case .object:
             guard case .value(let expression) = try Template(json, at: pointer) else { throw APIMapError(pointer, "a path is a string or a $ object") }

@@ -107,11 +107,7 @@ final class MapEmulation: @unchecked Sendable {
         }
         // Where this step's pending values wait: the cookie session, or the state token the client holds.
         var pendingKey = client
-        if let state = Self.stateCapture(stepMap) {
-            if let token = values[.session(state)], position > 0 || stepMap.exchanges[0].captures.allSatisfy({ !$0.sessionState }) {
-                pendingKey = "state " + Base64URL.encode(token)
-            }
-        }
+        if let state = Self.stateCapture(stepMap), let token = values[.session(state)] { pendingKey = "state " + Base64URL.encode(token) }
         var waiting = clients[pendingKey] ?? [:]
         // Values issued for this exchange's captures.
         var issued: [InputKey: [UInt8]] = [:]
@@ -334,7 +330,7 @@ final class MapEmulation: @unchecked Sendable {
         }
         if let source = map.policy?.fromOptions, let step = map.steps[source.step], step.exchanges.indices.contains(source.exchange),
            step.exchanges[source.exchange].request.path == exchange.request.path,
-           step.exchanges[source.exchange].request.method == exchange.request.method, case .object(let members)? = options.objectValue.map(JSONValue.object) {
+           step.exchanges[source.exchange].request.method == exchange.request.method, let members = options.objectValue {
             for (name, value) in members.sorted(by: { $0.key < $1.key }) where answer.at(source.pointer + "/" + name) == nil {
                 answer = answer.setting(source.pointer + "/" + name, to: value)
             }

@@ -100,6 +100,13 @@ import Testing
         ({ map in
             editRequest(&map, "webauthn.assertion", 0) { $0["json"] = ["x": ["$": "session.to\u{1B}[2Jken"]] }
         }, "/steps/webauthn.assertion/exchanges/0/request/json/x/$", "is not a name"),
+        // Around the ceremony: an account field that reads an account field, a setup exchange that reads a case input.
+        ({ map in
+            map["accounts"] = ["per": "input.user", "pool": [["username": "alice", "login": ["$": "account.username"]]]]
+        }, "/accounts/pool/0/login", "cannot read account.*"),
+        ({ map in
+            map["setup"] = ["session": [["request": ["method": "POST", "path": "/login", "json": ["x": ["$": "input.challenge"]]]]]]
+        }, "/setup/session/0", "cannot read input.*"),
     ]
 
     /// Applies `change` to the request of exchange `index` of step kind `kind`.

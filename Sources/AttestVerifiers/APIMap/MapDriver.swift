@@ -255,11 +255,10 @@ struct MapCaseRun {
     mutating func openSession(_ key: String, step: Step) async throws {
         guard sessions[key] == nil else { return }
         let driver = self.driver
-        var session = try await driver.runSetup.session {
+        sessions[key] = try await driver.runSetup.session {
             var run = try MapCaseRun(setupFor: driver)
             return try await run.sendRunSetup()
         }
-        sessions[key] = session
         for (name, template) in driver.map.cookies.sorted(by: { $0.key < $1.key }) {
             let rendered: String?
             do {
@@ -267,9 +266,8 @@ struct MapCaseRun {
             } catch let error as APIMapError {
                 throw VerifierFailure.contract("the \(driver.map.name) map cannot write its cookie \(name): \(error)")
             }
-            if let rendered { session.jar.set(name, rendered) }
+            if let rendered { sessions[key]?.jar.set(name, rendered) }
         }
-        sessions[key] = session
         for (position, exchange) in driver.map.setup.session.enumerated() {
             try makeIdentities(for: exchange.request, step: step)
             let (response, _) = try await exchangeOnce(exchange, at: "/setup/session/\(position)", step: step, session: key)
