@@ -87,10 +87,14 @@ public struct MapResponse: Sendable {
     public var summary: String {
         var text = "HTTP \(status)"
         if (300..<400).contains(status), let location = header("Location") { text += " (Location: \(location.prefix(200)))" }
-        let plain = MapResponse.plainText(bodyText)
+        // The first 8 KiB only: the markup patterns below backtrack, and a hostile body must not cost quadratic time.
+        let plain = MapResponse.plainText(String(decoding: body.prefix(Self.summaryLimit), as: UTF8.self))
         if !plain.isEmpty { text += ": " + String(plain.prefix(400)) + (plain.count > 400 ? "..." : "") }
         return text
     }
+
+    /// How much of a body a refused exchange's summary reads.
+    static let summaryLimit = 8 << 10
 
     /// `text` with HTML markup, styles and scripts removed and whitespace collapsed (text that is not HTML as it is,
     /// whitespace collapsed).

@@ -99,6 +99,19 @@ import Testing
         #expect(!lines.all.contains { $0.contains(secret) || $0.contains("correct%20horse") })
     }
 
+    /// A refused exchange shows the reason a framework's error page gives past its markup, and reads a bounded prefix
+    /// of a hostile body (40 KB of unclosed script tags, then text the summary must not reach).
+    @Test func aRefusedExchangeSummaryShowsThePagesReasonFromABoundedPrefix() {
+        let page = "<!DOCTYPE html><html><head><style>" + String(repeating: "h1 { color: red } ", count: 60) + "</style></head>"
+            + "<body><h1>Forbidden <span>(403)</span></h1><p>CSRF verification failed. Request aborted.</p></body></html>"
+        let summary = MapResponse(status: 403, headers: [], body: Array(page.utf8)).summary
+        #expect(summary.hasPrefix("HTTP 403: Forbidden (403) CSRF verification failed"), "\(summary)")
+        let redirect = MapResponse(status: 302, headers: [("Location", "/accounts/login/?next=/")], body: []).summary
+        #expect(redirect == "HTTP 302 (Location: /accounts/login/?next=/)")
+        let hostile = String(repeating: "<script>", count: 5_000) + "MARKER"
+        #expect(!MapResponse(status: 400, headers: [], body: Array(hostile.utf8)).summary.contains("MARKER"))
+    }
+
     @Test func aCookieJarHonoursDeletionAndExpiry() throws {
         var jar = CookieJar()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
