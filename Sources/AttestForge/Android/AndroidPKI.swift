@@ -26,7 +26,14 @@ public struct AndroidPKI: Sendable {
     /// Validity of the long-lived CAs: 2022-03-20 .. 2042-03-15, as Google's current RSA root.
     static let rootValidity = (Date(timeIntervalSince1970: 1_647_799_668), Date(timeIntervalSince1970: 2_278_519_668))
 
+    /// Built once per (seed, time) in a process (`PKIMemo`).
     public init(seed: ForgeSeed, time: Date = ForgeSeed.referenceTime) throws {
+        self = try PKIMemo.android.value(for: PKIMemo.Name(seed: seed.value, label: "android", time: time)) {
+            try AndroidPKI(building: ForgeSeed(seed.value), time: time)
+        }
+    }
+
+    private init(building seed: ForgeSeed, time: Date) throws {
         func name(_ attributes: X509Name.Attribute...) -> X509Name { X509Name(attributes) }
         func serial(_ label: String) throws -> [UInt8] { try seed.bytes("android serial \(label)", count: 8) }
 

@@ -23,7 +23,14 @@ public struct AppAttestPKI: Sendable {
     static let rootValidity = (Date(timeIntervalSince1970: 1_584_556_373), Date(timeIntervalSince1970: 2_373_062_400))
     static let intermediateValidity = (Date(timeIntervalSince1970: 1_584_556_795), Date(timeIntervalSince1970: 1_899_590_400))
 
+    /// Built once per (seed, label) in a process (`PKIMemo`).
     public init(seed: ForgeSeed, label: String = "app-attest") throws {
+        self = try PKIMemo.appAttest.value(for: PKIMemo.Name(seed: seed.value, label: label)) {
+            try AppAttestPKI(building: ForgeSeed(seed.value), label: label)
+        }
+    }
+
+    private init(building seed: ForgeSeed, label: String) throws {
         rootKey = try seed.key(.ec(.p384), "\(label) root")
         intermediateKey = try seed.key(.ec(.p384), "\(label) intermediate")
         root = try Self.rootCertificate(key: rootKey, serial: try seed.bytes("\(label) root serial", count: 16))

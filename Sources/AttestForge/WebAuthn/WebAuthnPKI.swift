@@ -27,8 +27,16 @@ public struct WebAuthnPKI: Sendable {
 
     static let rootValidity = (Date(timeIntervalSince1970: 1_584_556_373), Date(timeIntervalSince1970: 2_373_062_400))
 
-    /// `label` separates an attacker's look-alike PKI (same names, other keys) from the trusted one.
+    /// `label` separates an attacker's look-alike PKI (same names, other keys) from the trusted one. Built once per
+    /// (seed, label) in a process (`PKIMemo`): a case is forged again around every value a live server issues, and
+    /// its PKI is the harness's own, the same each time.
     public init(seed: ForgeSeed, label: String = "webauthn") throws {
+        self = try PKIMemo.webAuthn.value(for: PKIMemo.Name(seed: seed.value, label: label)) {
+            try WebAuthnPKI(building: ForgeSeed(seed.value), label: label)
+        }
+    }
+
+    private init(building seed: ForgeSeed, label: String) throws {
         func serial(_ name: String) throws -> [UInt8] { try seed.bytes("\(label) serial \(name)", count: 16) }
         attestationRoot = try .root(
             subject: X509Name([.country("US"), .organization("attest-harness TEST"),
