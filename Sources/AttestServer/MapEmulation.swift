@@ -27,6 +27,9 @@ final class MapEmulation: @unchecked Sendable {
     private var issuedPer = ExpiringStore<[UInt8]>(lifetime: 24 * 3600)
     /// Per client session: the tokens its stored captures were issued (checked when a request sends them back).
     private var tokens = ExpiringStore<[String: [UInt8]]>(lifetime: 600)
+    /// Per client session: who its setup exchanges signed in (the account and identity values they carried), which
+    /// its later requests stand for, as a logged-in session stands for its user at a real site.
+    private var signedIn = ExpiringStore<[ValueSource: [UInt8]]>(lifetime: 600)
 
     struct Pending {
         /// What the preparing requests carried (matched against the last request's values).
@@ -94,9 +97,18 @@ final class MapEmulation: @unchecked Sendable {
             for case .environment(let name) in exchange.request.sources where values[.environment(name)]?.isEmpty ?? true {
                 return refusal(map.verdict, status: 401, reason: "no \(name) in \(exchange.name)", extraHeaders)
             }
+            var user = signedIn[client] ?? [:]
+            for (source, value) in values where value.count <= 256 {
+                switch source {
+                case .account, .identity: user[source] = value
+                default: break
+                }
+            }
+            if !user.isEmpty { signedIn.store(user, for: client, at: now) }
             let stored = issueStored(exchange, client: client, at: now)
             return accepted(map.verdict, exchange: exchange, issued: [:], stored: stored, status: Self.status(exchange.expect), extraHeaders)
         }
+        for (source, value) in signedIn[client] ?? [:] where values[source] == nil { values[source] = value }
         let verdictMap = map.verdict(for: kind)
         for (name, template) in map.headers where template.readsEnvironment {
             if header(name)?.isEmpty ?? true { return refusal(verdictMap, status: 401, reason: "no \(name)", extraHeaders) }
@@ -355,10 +367,14 @@ final class MapEmulation: @unchecked Sendable {
             }
         }
         if case .json(let pointer)? = verdict.reason { answer = answer.setting(pointer, to: .string(reason)) }
-        if !(400...599).contains(httpStatus) || verdict.accepts(MapResponse(status: httpStatus, headers: [], body: Array(answer.serialized))) {
+        // A map that reads its reason from the whole body gets the reason as the body (a JSON string, as a site's
+        // framework writes one error message).
+        var body = answer.serialized
+        if case .body? = verdict.reason, answer.objectValue?.isEmpty ?? false { body = JSONValue.string(reason).serialized }
+        if !(400...599).contains(httpStatus) || verdict.accepts(MapResponse(status: httpStatus, headers: [], body: Array(body))) {
             httpStatus = 400
         }
-        return (UInt32(httpStatus), answer.serialized, extraHeaders)
+        return (UInt32(httpStatus), body, extraHeaders)
     }
 }
 

@@ -45,6 +45,12 @@ public enum WebAuthnFamily: CatalogueFamily {
         case registration(WebAuthnForge.Format)
         /// A registration, then assertions with these counters; the mutation targets the last assertion.
         case assertions(WebAuthnForge.Format, [UInt32])
+
+        var format: WebAuthnForge.Format {
+            switch self {
+            case .registration(let format), .assertions(let format, _): format
+            }
+        }
     }
 
     typealias Definition = CaseDefinition<Baseline, WebAuthnScenario, WebAuthnForge>
@@ -80,7 +86,8 @@ public enum WebAuthnFamily: CatalogueFamily {
         let forge = try forge(parameters: parameters, seed: seed)
         let anchors = try trustAnchors(seed: seed.value).filter { $0.key.hasSuffix(".pem") }.sorted { $0.key < $1.key }.map(\.value)
         let context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
-        let offered = try WebAuthnParameters(ParameterReader(parameters)).algorithms
+        let relyingParty = try WebAuthnParameters(ParameterReader(parameters))
+        let offered = relyingParty.algorithms
         return try definitions(offering: offered).filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario: WebAuthnScenario
             switch definition.baseline {
@@ -98,8 +105,17 @@ public enum WebAuthnFamily: CatalogueFamily {
                 caseContext.parameters["metadataBLOB"] = try metadata.render()
                 caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
             }
-            var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext,
-                                               steps: try steps(scenario, breaking: definition.rule),
+            var steps = try steps(scenario, breaking: definition.rule)
+            if relyingParty.holdsNoAttestationRoots, definition.baseline.format != .none {
+                // A statement the relying party cannot trust: registering it or not is its choice, wherever the
+                // registration breaks no rule itself (or only one such a relying party does not hold: a self
+                // statement, no attestation chain).
+                steps = steps.map { step in
+                    guard step.kind == .webAuthnRegistration, step.breaks.map(acceptedWithoutTrust.contains) ?? true else { return step }
+                    return step.leavingVerdictToRelyingParty
+                }
+            }
+            var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext, steps: steps,
                                                control: control(definition.baseline, scenario))
             testCase.anchors = WebAuthnAnchors.byCase[testCase.id] ?? []
             return testCase
@@ -319,7 +335,7 @@ public enum WebAuthnFamily: CatalogueFamily {
             scenario.parameterOverrides["attestation"] = "none"
             registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
         },
-        Definition(variant: "none-with-statement", rule: .webAuthnStructure, importance: .low,
+        Definition(variant: "none-with-statement", rule: .webAuthnStatementStructure, importance: .low,
                    description: "A relying party that accepts any attestation: fmt is none but attStmt carries a full packed statement (§8.7: attStmt is an empty map).",
                    baseline: .registration(.packed)) { scenario, _ in
             scenario.parameterOverrides["attestation"] = "none"
@@ -1182,7 +1198,7 @@ public enum WebAuthnFamily: CatalogueFamily {
                 return DERElement.sequence([r, .integer(unsignedBigEndian: value.s)]).serialized
             }
         },
-        Definition(variant: "packed-raw", rule: .webAuthnSignatureEncoding, importance: .medium,
+        Definition(variant: "packed-raw", rule: .webAuthnStatementSignatureEncoding, importance: .medium,
                    description: "The packed statement's ECDSA sig is raw r || s, not DER.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) {
                 $0.packed {

@@ -3,14 +3,18 @@ import AttestEvidence
 
 /// A WebAuthn relying party's own choices turned into the profile its cases are judged by. The parameters change
 /// what is forged (rp id, origin, algorithms, attestation) and the rules change what is expected:
-/// - user verification not `required`: §7.1 step 15 and §7.2 step 17 check the UV flag only when it is required,
-///   so `webauthn.flags.userVerified` leaves the profile (an assertion without UV is then to be accepted);
+/// - user verification not `required`: §7.1 step 15 and §7.2 step 17 check the UV flag only "if user verification
+///   was determined to be required", and the relying party determines that per ceremony (a site asking
+///   `preferred` may still require UV for a passwordless sign-in and not for a second factor), so
+///   `webauthn.flags.userVerified` is left to it: either verdict conforms;
 /// - attestation `none` or `indirect`, unless the map says it trusts roots or metadata: the relying party asked for
 ///   no attestation (§5.4.7: with `none` the client may replace any statement by a `none` statement) and holds no
 ///   roots, so a `none` or self statement is to be accepted (`webauthn.attestation.required` and
 ///   `webauthn.attestation.self` leave), and what it does with a statement it never asked for is its choice (the
 ///   note at the end of §7.1: a relying party may treat a credential as unattested): every statement and trust
-///   rule is left to it, judged "either verdict conforms";
+///   rule is left to it, judged "either verdict conforms", and so is every registration step with a statement
+///   other than `none` that breaks no rule itself (it holds none of the roots they chain to: §7.1 step 24 says it SHOULD fail
+///   an untrustworthy statement, its note that it MAY register the credential as unattested);
 /// - no app origins: the Android app's origin leaves `origins`, and cases whose client data comes from the app
 ///   cannot reach the site (`MapDriver` reports them unsupported).
 extension WebAuthnFamily {
@@ -23,6 +27,9 @@ extension WebAuthnFamily {
         .webAuthnOwner, .webAuthnUserHandle, .webAuthnAssertionSignature, .webAuthnSignatureEncoding, .webAuthnSignCount,
         .webAuthnCredentialJSON, .webAuthnCredentialIdBinding,
     ]
+
+    /// What a relying party that asked for no attestation and holds no roots accepts: no statement, a self statement.
+    static let acceptedWithoutTrust: Set<RuleID> = [.webAuthnAttestationRequired, .webAuthnSelfAttestation]
 
     /// `base` as a relying party with `policy` is judged.
     public static func profile(_ base: Profile, following policy: RelyingPartyPolicy) -> Profile {
@@ -43,7 +50,7 @@ extension WebAuthnFamily {
         if let algorithms = policy.algorithms { parameters["algorithms"] = algorithms.map(String.init).joined(separator: ",") }
         if let userVerification = policy.userVerification {
             parameters["userVerification"] = userVerification
-            if userVerification != "required" { rules.remove(.webAuthnUserVerified) }
+            if userVerification != "required", rules.remove(.webAuthnUserVerified) != nil { left.insert(.webAuthnUserVerified) }
         }
         if let attestation = policy.attestation {
             parameters["attestation"] = ["direct", "enterprise"].contains(attestation) ? "direct" : "none"
@@ -51,7 +58,8 @@ extension WebAuthnFamily {
         let trust = policy.trust ?? (parameters["attestation"] == "none" ? .none : .roots)
         if trust == .none {
             parameters["attestation"] = "none"
-            rules.subtract([.webAuthnAttestationRequired, .webAuthnSelfAttestation])
+            parameters["attestationTrust"] = "none"
+            rules.subtract(acceptedWithoutTrust)
             let statementRules = rules.filter { !ceremonyRules.contains($0) && !$0.rawValue.hasPrefix("webauthn.cbor.") }
             left.formUnion(statementRules)
             rules.subtract(statementRules)

@@ -207,7 +207,11 @@ public struct Case: Hashable, Sendable, Codable {
     /// Whether a pass of this case under `profile` is a refusal that its control must confirm: the case breaks a
     /// rule the profile enforces.
     public func needsControl(under profile: Profile) -> Bool {
-        (rule.map(profile.enforces) ?? false) && !steps.contains { $0.expectedVerdict(under: profile) == .either }
+        guard rule.map(profile.enforces) ?? false else { return false }
+        // The step that breaks the rule must be expected refused; steps before it left to the relying party (a
+        // registration it may decline) do not make the refusal need no proof.
+        if let index = breakingStep { return steps[index].expectedVerdict(under: profile) == .reject }
+        return !steps.contains { $0.expectedVerdict(under: profile) == .either }
     }
 
     /// The index of the step that breaks the case's rule (the last one, when several do), or nil for a valid case.

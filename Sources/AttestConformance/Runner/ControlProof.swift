@@ -29,10 +29,12 @@ struct ControlProof {
             return proven.unconfirmed(ControlResult(caseId: controlId, status: nil, actual: nil),
                                       "its control \(controlId) was not run")
         }
-        let evidence = ControlResult(caseId: controlId, status: control.status,
-                                     actual: control.status == .pass ? "accept" : control.actualText)
+        // A control whose verdict the specification leaves to the relying party backs a refusal when the verifier
+        // accepted every step of it (an acceptable result records its first refusal, else its last answer).
+        let accepted = control.status == .pass || (control.status == .acceptable && control.actual?.outcome == .accept)
+        let evidence = ControlResult(caseId: controlId, status: control.status, actual: accepted ? "accept" : control.actualText)
         proven.control = evidence
-        guard control.status == .pass else {
+        guard accepted else {
             return proven.unconfirmed(evidence, "its control \(controlId) was not accepted (\(control.status.rawValue): \(control.actualText))")
         }
         switch result.actual?.rule {

@@ -49,6 +49,9 @@ public struct Runner: Sendable {
         var lastRejection: (index: Int, verdict: Verdict)?
         var breaking: (index: Int, verdict: Verdict)?
         var leftToRelyingParty: (index: Int, verdict: Verdict)?
+        // Once a step left to the relying party is refused, the steps after it are not compared: they depend on it
+        // (an assertion of a credential the verifier chose not to register). They are still read for crashes.
+        var dependsOnRefusal = false
         let breakingStep = testCase.breakingStep
         for (index, step) in testCase.steps.enumerated() {
             guard index < verdicts.count else {
@@ -69,8 +72,9 @@ public struct Runner: Sendable {
                 return CaseResult(testCase, .error, step: index, message: "step \(index): \"either\" is an expectation, not a verdict")
             }
             // Either verdict conforms: recorded (the first refusal, else the last answer), never compared.
-            if expected == .either {
+            if expected == .either || dependsOnRefusal {
                 if leftToRelyingParty?.verdict.outcome != .reject { leftToRelyingParty = (index, verdict) }
+                if expected == .either, verdict.outcome == .reject { dependsOnRefusal = true }
                 continue
             }
             // A refusal with the wrong status (403 for an account failure) is wrong too, when both are known.
@@ -89,7 +93,9 @@ public struct Runner: Sendable {
         guard verdicts.count == testCase.steps.count else {
             return CaseResult(testCase, .error, message: "the verifier gave \(verdicts.count) verdicts for \(testCase.steps.count) steps")
         }
-        if let leftToRelyingParty {
+        // Left to the relying party: when a step it could refuse was refused (what followed was not judged), or
+        // when no compared step refused. A compared step refused as expected is the case's evidence: a pass.
+        if let leftToRelyingParty, dependsOnRefusal || lastRejection == nil {
             return CaseResult(testCase, .acceptable, step: leftToRelyingParty.index, expected: .either, actual: leftToRelyingParty.verdict,
                               message: "the specification leaves this verdict to the relying party")
         }

@@ -81,6 +81,10 @@ public struct WebAuthnParameters: Hashable, Sendable {
     public var algorithms: [Int64]
     public var userVerificationRequired: Bool
     public var attestationRequired: Bool
+    /// `attestationTrust` `none`: the relying party holds no attestation roots, so no statement is trustworthy to
+    /// it, and whether it fails such a registration (§7.1 step 24: SHOULD) or registers the credential as
+    /// unattested (the note after it: MAY) is its own choice. Set by a deployed site's policy (trust none).
+    public var holdsNoAttestationRoots: Bool
     public var metadataBLOB: String?
     public var metadataRoot: String?
 
@@ -92,6 +96,7 @@ public struct WebAuthnParameters: Hashable, Sendable {
         algorithms = try parameters.integers("algorithms")
         userVerificationRequired = parameters.flag("userVerification", is: "required")
         attestationRequired = parameters.flag("attestation", is: "direct")
+        holdsNoAttestationRoots = parameters.flag("attestationTrust", is: "none")
         metadataBLOB = parameters.values["metadataBLOB"]
         metadataRoot = parameters.values["metadataRoot"]
     }

@@ -113,6 +113,8 @@ extension RuleID {
     public static let webAuthnAttestationRequired: RuleID = "webauthn.attestation.required"
     public static let webAuthnSelfAttestation: RuleID = "webauthn.attestation.self"
     public static let webAuthnAttestationSignature: RuleID = "webauthn.attestation.signature"
+    public static let webAuthnStatementStructure: RuleID = "webauthn.attestation.structure"
+    public static let webAuthnStatementSignatureEncoding: RuleID = "webauthn.attestation.encoding"
     public static let webAuthnPackedCertificate: RuleID = "webauthn.packed.certificate"
     public static let webAuthnPackedAAGUID: RuleID = "webauthn.packed.aaguid"
     public static let webAuthnAndroidKeyChallenge: RuleID = "webauthn.androidKey.challenge"

@@ -48,7 +48,7 @@ enum AttestationStatementVerification {
         guard let attested = parsed.attestedCredentialData else {  // registration parsing requires it
             throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "no attested credential data")
         }
-        let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStructure, name: "attStmt"),
+        let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStatementStructure, name: "attStmt"),
                           authenticatorData: authenticatorData, parsed: parsed, credential: attested,
                           credentialKey: credentialKey, clientDataHash: clientDataHash, policy: policy)
         switch format {
@@ -70,7 +70,8 @@ enum AttestationStatementVerification {
         try policy.require(.webAuthnAttestationSignature, present != nil, "attStmt sig is missing or not a byte string")
         let sent = present ?? []
         guard input.statement.entries.contains(where: { $0.key == .text("x5c") }) else {
-            let signature = try CeremonyChecks.signatureBytes(sent, for: input.credentialKey.publicKey, policy: policy)
+            let signature = try CeremonyChecks.signatureBytes(sent, for: input.credentialKey.publicKey, policy: policy,
+                                                                          rule: .webAuthnStatementSignatureEncoding)
             let algorithm = try input.statement.value("alg").intValue
             try policy.require(.webAuthnAttestationSignature, algorithm == input.credentialKey.algorithm.rawValue,
                                "self attestation alg \(algorithm.map(String.init) ?? "?") is not the credential key's")
@@ -81,7 +82,8 @@ enum AttestationStatementVerification {
         let certificates = try certificateList(input.statement, policy: input.policy)
         let leaf = certificates[0]
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
-        let signature = try CeremonyChecks.signatureBytes(sent, for: try leaf.publicKey, policy: policy)
+        let signature = try CeremonyChecks.signatureBytes(sent, for: try leaf.publicKey, policy: policy,
+                                                      rule: .webAuthnStatementSignatureEncoding)
         try policy.require(.webAuthnAttestationSignature,
                            COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(signature, for: input.signedData),
                            "packed signature does not verify with the attestation certificate")
@@ -123,13 +125,13 @@ enum AttestationStatementVerification {
         try policy.require(.webAuthnAndroidKeyPublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
                            "the credential certificate's key is not the credential public key")
         guard let value = leaf.extension(KeyDescription.extensionOID)?.value else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "the android-key credential certificate has no KeyDescription")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "the android-key credential certificate has no KeyDescription")
         }
         let description: KeyDescription
         do {
             description = try KeyDescription(der: value, options: .lenient)
         } catch {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "KeyDescription: \(error)")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "KeyDescription: \(error)")
         }
         try policy.require(.webAuthnAndroidKeyChallenge, description.attestationChallenge == input.clientDataHash,
                            "attestationChallenge \(hex(description.attestationChallenge)) is not the clientDataHash")
@@ -166,7 +168,7 @@ enum AttestationStatementVerification {
         let policy = input.policy
         let certificates = try certificateList(input.statement, policy: input.policy)
         guard let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "a fido-u2f credential key is a P-256 key")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "a fido-u2f credential key is a P-256 key")
         }
         let certificateKey = try? certificates[0].publicKey
         try policy.require(.webAuthnFidoU2FCertificate, certificates.count == 1, "x5c holds \(certificates.count) certificates, not exactly one")
@@ -185,7 +187,7 @@ enum AttestationStatementVerification {
     static func tpm(_ input: Input) throws -> Trust {
         let policy = input.policy
         guard try input.statement.value("ver").textValue == "2.0" else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "tpm ver is not \"2.0\"")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "tpm ver is not \"2.0\"")
         }
         let pubAreaBytes = try input.statement.bytes("pubArea")
         let certInfoBytes = try input.statement.bytes("certInfo")
@@ -195,14 +197,14 @@ enum AttestationStatementVerification {
             pubArea = try TPMStructures.PublicArea(parsing: pubAreaBytes)
             certInfo = try TPMStructures.Attestation(parsing: certInfoBytes)
         } catch {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "\(error)")
         }
         let certificates = try certificateList(input.statement, policy: input.policy)
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         let digests: [UInt16: HashAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
                                                   TPMStructures.algorithmSHA512: .sha512]
         guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg] else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "tpm alg or pubArea.nameAlg names a hash this verifier lacks")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "tpm alg or pubArea.nameAlg names a hash this verifier lacks")
         }
         // Step 2: the key pubArea's parameters and unique fields describe.
         let certified: PublicKey? = {
@@ -280,17 +282,17 @@ enum AttestationStatementVerification {
     static func safetyNet(_ input: Input) throws -> Trust {
         let policy = input.policy
         guard let version = try input.statement.value("ver").textValue, !version.isEmpty else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet ver is not a non-empty text string")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "android-safetynet ver is not a non-empty text string")
         }
         let responseBytes = try input.statement.bytes("response")
         let response: JOSE.CompactJWS
         do {
             response = try JOSE.CompactJWS(String(decoding: responseBytes, as: UTF8.self))
         } catch {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet response: \(error)")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "android-safetynet response: \(error)")
         }
         guard let certificates = response.certificateChain else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "android-safetynet response: the header's x5c is not a non-empty list of base64 DER certificates")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "android-safetynet response: the header's x5c is not a non-empty list of base64 DER certificates")
         }
         let nonce = Data(sha256(input.signedData)).base64EncodedString()
         try policy.require(.webAuthnSafetyNetNonce, response.payload["nonce"] as? String == nonce,
@@ -331,11 +333,11 @@ enum AttestationStatementVerification {
     /// itself (the certificate that issued none of the others) and follows the issuers from there.
     static func certificateList(_ statement: CBORChecks.FormatMap, policy: Policy) throws -> [X509Certificate] {
         guard let x5c = try statement.value("x5c").arrayValue, !x5c.isEmpty else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "x5c is not a non-empty array")
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "x5c is not a non-empty array")
         }
         let certificates = try x5c.map { element in
             guard let der = element.bytesValue, let certificate = try? Parsed.certificate(der: der) else {
-                throw RuleViolation(rule: .webAuthnStructure, reason: "x5c holds something other than a DER certificate")
+                throw RuleViolation(rule: .webAuthnStatementStructure, reason: "x5c holds something other than a DER certificate")
             }
             return certificate
         }

@@ -84,14 +84,15 @@ enum CeremonyChecks {
                            "BS is set while BE is clear")
     }
 
-    /// §6.5.5: an ECDSA `sig` is a DER `Ecdsa-Sig-Value`. Under webauthn.signature.encoding a BER, padded or raw
-    /// `r || s` signature is refused; a verifier without that check verifies what it can read from it
+    /// §6.5.5: an ECDSA `sig` is a DER `Ecdsa-Sig-Value`. Under `rule` (webauthn.signature.encoding for an
+    /// assertion, webauthn.attestation.encoding for a statement) a BER, padded or raw `r || s` signature is refused; a verifier without that check verifies what it can read from it
     /// (`ECDSASignatureValue(lenient:)`). Bytes that are no signature in any form, and signatures of other key
     /// types, pass through to the signature check.
-    static func signatureBytes(_ signature: [UInt8], for key: PublicKey, policy: Policy) throws -> [UInt8] {
+    static func signatureBytes(_ signature: [UInt8], for key: PublicKey, policy: Policy,
+                               rule: RuleID = .webAuthnSignatureEncoding) throws -> [UInt8] {
         guard case .ec(let curve) = key.algorithm, (try? ECDSASignatureValue(der: signature))?.der != signature,
               let recovered = ECDSASignatureValue(lenient: signature, curve: curve) else { return signature }
-        try policy.require(.webAuthnSignatureEncoding, false, "the ECDSA signature is not a DER Ecdsa-Sig-Value")
+        try policy.require(rule, false, "the ECDSA signature is not a DER Ecdsa-Sig-Value")
         return recovered.der
     }
 }

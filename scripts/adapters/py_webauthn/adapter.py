@@ -62,7 +62,7 @@ RULES = [
     (InvalidRegistrationResponse, r"Payload nonce was not expected value", "webauthn.safetynet.nonce"),
     (InvalidRegistrationResponse, r"Payload timestamp .* was later than|Payload has expired", "webauthn.safetynet.timestamp"),
     (InvalidAuthenticationResponse, r"sign count of \d+ was not greater than current count", "webauthn.signCount"),
-    (InvalidRegistrationResponse, r"None attestation had unexpected attestation statement", "webauthn.structure"),
+    (InvalidRegistrationResponse, r"None attestation had unexpected attestation statement", "webauthn.attestation.structure"),
     (InvalidTPMCertInfoStructure, r"", "webauthn.tpm.certInfo"),
     (InvalidRegistrationResponse, r"CertInfo magic|CertInfo attested name|PubArea extra data did not match",
      "webauthn.tpm.certInfo"),
