@@ -134,3 +134,32 @@ final class LockedLines: @unchecked Sendable {
     func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }
+
+/// A pool's accounts are leased one case at a time: cases side by side never hold the same account, and the driver
+/// lets no more cases run at once than the pool can give every simulated user an account of its own.
+@Suite struct AccountLeaseTests {
+    @Test func casesSideBySideHoldDisjointAccounts() throws {
+        let leases = AccountLeases()
+        let first = [leases.acquire(below: 4), leases.acquire(below: 4)].compactMap { $0 }
+        let second = [leases.acquire(below: 4), leases.acquire(below: 4)].compactMap { $0 }
+        #expect(first == [0, 1] && second == [2, 3])
+        #expect(leases.acquire(below: 4) == nil)
+        leases.release(first)
+        #expect(leases.acquire(below: 4) == 0)
+
+        // Five accounts, two simulated users at most per case: two cases at once. Without a pool (a fresh account
+        // per simulated user) no limit; without accounts, one case at a time.
+        let pool = (1...5).map { #"{"username": "user\#($0)", "password": {"$": "env.SITE_PASSWORD"}}"# }.joined(separator: ",")
+        let pooled = DeployedSiteMapTests.mapText.replacingOccurrences(
+            of: #""cookies": {"theme": "dark"},"#, with: #""cookies": {"theme": "dark"}, "accounts": {"per": "input.user", "pool": [\#(pool)]},"#)
+        let fresh = DeployedSiteMapTests.mapText.replacingOccurrences(
+            of: #""cookies": {"theme": "dark"},"#, with: #""cookies": {"theme": "dark"}, "accounts": {"per": "input.user"},"#)
+        let limit = { (text: String) throws -> Int? in
+            MapDriver(map: try APIMap(json: try JSONValue.parse(Data(text.utf8))), transport: HTTPMapTransport(baseURL: URL(fileURLWithPath: "/"), timeout: 1), seed: 1).concurrentCaseLimit
+        }
+        #expect(pooled != DeployedSiteMapTests.mapText && fresh != DeployedSiteMapTests.mapText)
+        #expect(try limit(pooled) == 2)
+        #expect(try limit(fresh) == nil)
+        #expect(try limit(DeployedSiteMapTests.mapText) == 1)
+    }
+}

@@ -103,7 +103,7 @@ public struct Runner: Sendable {
         return CaseResult(testCase, .pass, step: shown?.index, expected: shown.map { _ in .reject }, actual: shown?.verdict)
     }
 
-    /// Runs `cases` with up to `jobs` in flight (one when the verifier requires serial cases), starting at most
+    /// Runs `cases` with up to `jobs` in flight (no more than the verifier's `concurrentCaseLimit`), starting at most
     /// `rate`'s cases per second when given. Cases run as child tasks, so an I/O-bound verifier (an HTTP server)
     /// keeps `jobs` requests in flight whatever the number of cores; with one in flight they run one after another
     /// in this task, without a child task and a thread hop per case. Results keep the cases' order; `progress` is
@@ -117,7 +117,7 @@ public struct Runner: Sendable {
         // Units of work: single cases, or runs of `suiteSize` cases for a verifier that judges suites at once.
         let size = max(1, verifier.suiteSize)
         let units = stride(from: 0, to: cases.count, by: size).map { $0..<min($0 + size, cases.count) }
-        let width = verifier.requiresSerialCases ? 1 : max(1, min(jobs, units.count))
+        let width = max(1, min(jobs, units.count, verifier.concurrentCaseLimit ?? Int.max))
         var results = [CaseResult?](repeating: nil, count: cases.count)
         var done = 0
         func collect(_ finished: [(Int, CaseResult)]) {

@@ -16,6 +16,11 @@ public protocol AttestationVerifier: Sendable {
     /// and one counter across cases. The runner then ignores `--jobs`. Default: false.
     var requiresSerialCases: Bool { get }
 
+    /// At most this many cases at once, whatever `--jobs` asks (a deployed site with a pool of four accounts and
+    /// two simulated users per case takes two). Nil: no limit of the verifier's own. Default: 1 when
+    /// `requiresSerialCases`, else nil.
+    var concurrentCaseLimit: Int? { get }
+
     /// The verdicts for `testCase`'s steps, in order. `profile` is the policy the harness asks for: what it expects
     /// is derived from it, and verifiers configured elsewhere may ignore it.
     func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict]
@@ -36,6 +41,7 @@ public protocol AttestationVerifier: Sendable {
 
 extension AttestationVerifier {
     public var requiresSerialCases: Bool { false }
+    public var concurrentCaseLimit: Int? { requiresSerialCases ? 1 : nil }
     public func prepare() async throws {}
     public var suiteSize: Int { 1 }
 

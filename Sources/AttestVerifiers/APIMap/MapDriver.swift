@@ -17,7 +17,10 @@ import Foundation
 /// step's time in the map's clock header. Against a server on real time (no clock header), a case whose steps are
 /// more than `realTimeThreshold` apart (a lifetime case: a challenge used after it expired) is `unsupported`, with
 /// the reason, unless `realTime` waits out the time between its steps; closer steps are sent at once, which keeps
-/// within every lifetime. Cases run one at a time: they share what the server stores.
+/// within every lifetime. Cases run one at a time, as they share what the server stores, unless the map has
+/// accounts: then each simulated user is an account no other running case holds (a fresh identity, or a pool
+/// account leased for the case), and `--jobs` runs cases side by side (up to the pool's size over the most users a
+/// case has).
 public struct MapDriver: AttestationVerifier {
     public let map: APIMap
     public let transport: any MapTransport
@@ -56,7 +59,16 @@ public struct MapDriver: AttestationVerifier {
     }
 
     public var name: String { "\(map.name)@\(transport.name)" }
-    public var requiresSerialCases: Bool { true }
+    public var requiresSerialCases: Bool { map.accounts == nil }
+    /// The most simulated users a catalogue case has (webauthn's owner and unique-id cases have two).
+    static let usersPerCase = 2
+    public var concurrentCaseLimit: Int? {
+        guard let accounts = map.accounts else { return 1 }
+        guard let pool = accounts.pool else { return nil }
+        return max(1, pool.count / Self.usersPerCase)
+    }
+    /// The pool accounts running cases hold.
+    let leases = AccountLeases()
 
     /// The relying party's policy as the map states it, with what the site's own options say where the map reads
     /// them (`policy.fromOptions`): the map's setup and `testCase`'s exchanges are sent up to the one whose response
@@ -65,6 +77,7 @@ public struct MapDriver: AttestationVerifier {
         guard let policy = map.policy else { return nil }
         guard let source = policy.fromOptions else { return policy.stated }
         var run = try MapCaseRun(driver: self, testCase: testCase.request, profile: profile)
+        defer { leases.release(run.accounts.values) }
         let response = try await run.response(of: source.step, exchange: source.exchange)
         guard let options = response.json?.at(source.pointer), options.objectValue != nil else {
             throw VerifierFailure.contract("the \(map.name) map reads the site's options at json:\(source.pointer) of \(source.step) exchange \(source.exchange), and the response has no object there (\(run.scrubbed(response).summary))")
@@ -77,7 +90,30 @@ public struct MapDriver: AttestationVerifier {
             throw VerifierFailure.contract("the \(map.name) map drives the \(map.family) family; \(testCase.id) is a \(testCase.family) case")
         }
         var run = try MapCaseRun(driver: self, testCase: testCase, profile: profile)
+        defer { leases.release(run.accounts.values) }
         return try await run.verdicts()
+    }
+}
+
+/// Which accounts of a map's pool running cases hold: a case takes the lowest free ones, one per simulated user, and
+/// gives them back when it ends, so cases side by side never share an account.
+package final class AccountLeases: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held = Set<Int>()
+
+    /// The lowest free account number below `count`, now held; nil when all are held.
+    package init() {}
+
+    package func acquire(below count: Int) -> Int? {
+        lock.withLock {
+            guard let free = (0..<count).first(where: { !held.contains($0) }) else { return nil }
+            held.insert(free)
+            return free
+        }
+    }
+
+    package func release<S: Sequence>(_ numbers: S) where S.Element == Int {
+        lock.withLock { held.subtract(numbers) }
     }
 }
 
@@ -243,9 +279,15 @@ struct MapCaseRun {
         guard let accountMap = driver.map.accounts else { return }
         let key = try userKey(step)
         guard accounts[key] == nil else { return }
-        let number = accounts.count
-        if let pool = accountMap.pool, number >= pool.count {
-            throw VerifierFailure.unsupported("it has \(number + 1) simulated users and the \(driver.map.name) map's account pool has \(pool.count)")
+        guard let pool = accountMap.pool else {
+            accounts[key] = accounts.count
+            return
+        }
+        if accounts.count >= pool.count {
+            throw VerifierFailure.unsupported("it has \(accounts.count + 1) simulated users and the \(driver.map.name) map's account pool has \(pool.count)")
+        }
+        guard let number = driver.leases.acquire(below: pool.count) else {
+            throw VerifierFailure.contract("every account of the \(driver.map.name) map's pool is held by another running case")
         }
         accounts[key] = number
     }
