@@ -81,7 +81,7 @@ public enum PasskeyImportFamily: CatalogueFamily {
                             expectedStatus: breaks.map(DocumentedStatus.importAPIError))
             case .complete(let blueprint):
                 return Step(kind: .passkeyImportComplete, inputs: try blueprint.completeInputs(), breaks: breaks, time: blueprint.completeTime,
-                            expectedStatus: breaks.map(DocumentedStatus.importAPIError))
+                            expectedStatus: breaks.map(DocumentedStatus.importAPIError), repeats: scenario.repetitions[index])
             case .registration(let blueprint, let time):
                 let output = try blueprint.render()
                 return Step(kind: StepKind.webAuthnRegistration, inputs: [
@@ -198,7 +198,8 @@ public enum PasskeyImportFamily: CatalogueFamily {
             replay.startTime = first.startTime
             replay.completeTime = first.completeTime + 30
             try replay.refreshProof()
-            return PasskeyImportScenario(requests: [.start(first), .complete(first), .complete(replay)], brokenStep: 2)
+            return PasskeyImportScenario(requests: [.start(first), .complete(first), .complete(replay)], brokenStep: 2,
+                                         repetitions: [2: StepRepetition(.answer, of: 1)])
         },
         Definition(variant: "expired", rule: .importChallengeLifetime, importance: .high,
                    description: "complete arrives 10 minutes and 1 second after start.") { forge in

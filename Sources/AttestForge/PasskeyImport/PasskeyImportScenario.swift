@@ -1,3 +1,4 @@
+import AttestConformance
 import AttestCrypto
 import AttestEvidence
 import Foundation
@@ -43,11 +44,14 @@ public struct PasskeyImportScenario: Sendable {
     public var requests: [Request]
     public var brokenStep: Int?
     public var refusedSetUp: [Int: String]
+    /// Steps that go over an earlier step's ceremony again (an answer to a challenge already answered).
+    public var repetitions: [Int: StepRepetition]
 
-    public init(requests: [Request], brokenStep: Int? = nil, refusedSetUp: [Int: String] = [:]) {
+    public init(requests: [Request], brokenStep: Int? = nil, refusedSetUp: [Int: String] = [:], repetitions: [Int: StepRepetition] = [:]) {
         self.requests = requests
         self.brokenStep = brokenStep
         self.refusedSetUp = refusedSetUp
+        self.repetitions = repetitions
     }
 }
 
