@@ -44,6 +44,9 @@ import Testing
     @Test func aSiteThatRefusesStatementsItCannotTrustHasNoFindingForIt() async throws {
         let profile = Self.siteProfile()
         #expect(profile.parameters["attestationTrust"] == "none")
+        // Statement and trust rules are the site's; the ceremony's, the attestation object's CBOR included, are not.
+        #expect(profile.leavesToRelyingParty(.webAuthnAttestationSignature) && profile.leavesToRelyingParty(.chainTrustAnchor))
+        #expect([RuleID.cborTrailingBytes, .cborDuplicateMapKey, .cborIndefiniteLength, .webAuthnOrigin].allSatisfy(profile.enforces))
         let cases = try BuiltinCatalogue.cases(for: profile, seed: 1)
         let packed = try #require(cases.first { $0.id == "webauthn.valid.packed" })
         #expect(packed.steps.first?.expectedVerdict(under: profile) == .either)

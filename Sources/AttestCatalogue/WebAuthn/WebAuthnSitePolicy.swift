@@ -26,6 +26,8 @@ extension WebAuthnFamily {
         .webAuthnCredentialKeyFit, .webAuthnCredentialIdLength, .webAuthnCredentialIdUnique, .webAuthnCredential,
         .webAuthnOwner, .webAuthnUserHandle, .webAuthnAssertionSignature, .webAuthnSignatureEncoding, .webAuthnSignCount,
         .webAuthnCredentialJSON, .webAuthnCredentialIdBinding,
+        // The attestation object's own CBOR encoding (§2.4), read by every relying party whatever it trusts.
+        .cborTrailingBytes, .cborDuplicateMapKey, .cborIndefiniteLength,
     ]
 
     /// What a relying party that asked for no attestation and holds no roots accepts: no statement, a self statement.
@@ -60,7 +62,7 @@ extension WebAuthnFamily {
             parameters["attestation"] = "none"
             parameters["attestationTrust"] = "none"
             rules.subtract(acceptedWithoutTrust)
-            let statementRules = rules.filter { !ceremonyRules.contains($0) && !$0.rawValue.hasPrefix("webauthn.cbor.") }
+            let statementRules = rules.filter { !ceremonyRules.contains($0) }
             left.formUnion(statementRules)
             rules.subtract(statementRules)
         }
