@@ -191,6 +191,31 @@ public enum WebAuthnFamily: CatalogueFamily {
     /// The domain above `rpId` (`login.example.com` → `example.com`).
     static func parentDomain(_ rpId: String) -> String { rpId.split(separator: ".").dropFirst().joined(separator: ".") }
 
+    /// An origin (`scheme://host[:port]`) spelled as a URL parser would still read as the same host.
+    enum OriginSpelling {
+        static func parts(_ origin: String) -> (scheme: String, host: String, port: String?) {
+            let scheme = origin.components(separatedBy: "://").first ?? "https"
+            let rest = origin.components(separatedBy: "://").dropFirst().joined(separator: "://")
+            let hostPort = rest.split(separator: ":", maxSplits: 1).map(String.init)
+            return (scheme, hostPort.first ?? rest, hostPort.count > 1 ? hostPort[1] : nil)
+        }
+
+        static func withUserinfo(_ origin: String, _ user: String) -> String {
+            let (scheme, host, port) = parts(origin)
+            return "\(scheme)://\(user)@\(host)" + (port.map { ":\($0)" } ?? "")
+        }
+
+        static func withDefaultPort(_ origin: String) -> String {
+            let (scheme, host, _) = parts(origin)
+            return "\(scheme)://\(host):\(scheme == "http" ? 80 : 443)"
+        }
+
+        static func withUpperCaseHost(_ origin: String) -> String {
+            let (scheme, host, port) = parts(origin)
+            return "\(scheme)://\(host.uppercased())" + (port.map { ":\($0)" } ?? "")
+        }
+    }
+
     /// Makes `key` the registered credential and the signer of every assertion.
     static func credential(_ scenario: inout WebAuthnScenario, _ key: PrivateKey, algorithm: COSEKey.Algorithm? = nil) throws {
         for index in scenario.registrations.indices {
@@ -654,6 +679,33 @@ public enum WebAuthnFamily: CatalogueFamily {
                    baseline: .registration(.packed)) { scenario, forge in
             registration(&scenario) { $0.clientData.origin = "https://\(parentDomain(forge.rpId))" }
         },
+        // The relying party's own origin, written as no browser serializes an origin (scheme, host, port: RFC 6454
+        // §6.1, the HTML origin serialization): a parser that takes the host out of a URL accepts each of them.
+        Definition(variant: "with-path", rule: .webAuthnOrigin, importance: .high,
+                   description: "The origin is the relying party's origin followed by a path (/login): a URL, not an origin.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.origin += "/login" }
+        },
+        Definition(variant: "trailing-slash", rule: .webAuthnOrigin, importance: .medium,
+                   description: "The origin is the relying party's origin with a trailing slash.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.origin += "/" }
+        },
+        Definition(variant: "userinfo", rule: .webAuthnOrigin, importance: .high,
+                   description: "The origin carries userinfo before the relying party's host (scheme://evil.test@host).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.origin = OriginSpelling.withUserinfo($0.clientData.origin, "evil.test") }
+        },
+        Definition(variant: "explicit-port", rule: .webAuthnOrigin, importance: .medium,
+                   description: "The origin names a port the relying party's origin does not: the scheme's default port written out (https://host:443), or, where the origin has a port, the default port instead of it.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.origin = OriginSpelling.withDefaultPort($0.clientData.origin) }
+        },
+        Definition(variant: "upper-case-host", rule: .webAuthnOrigin, importance: .medium,
+                   description: "The origin's host is the relying party's in upper case (origins serialize hosts in lower case).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.clientData.origin = OriginSpelling.withUpperCaseHost($0.clientData.origin) }
+        },
 
         // Authenticator data.
         Definition(variant: "registration", rule: .webAuthnRpIdHash, importance: .critical,
@@ -697,6 +749,13 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The credential id is 1024 bytes.", baseline: .registration(.packed)) { scenario, forge in
             let id = try forge.seed.bytes("webauthn long credential id", count: 1024)
             registration(&scenario) { $0.credentialId = id }
+        },
+        Definition(variant: "credential-id-1023-bytes", rule: nil, importance: .low,
+                   description: "A packed registration whose credential id is 1023 bytes, the longest §7.1 step 25 allows, then an assertion with it.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            let id = try forge.seed.bytes("webauthn longest credential id", count: 1023)
+            registration(&scenario) { $0.credentialId = id }
+            for index in scenario.assertions.indices { scenario.assertions[index].credentialId = id }
         },
         Definition(variant: "second-registration", rule: .webAuthnCredentialIdUnique, importance: .high,
                    description: "Another user registers a new key under a credential id that is already registered.",
