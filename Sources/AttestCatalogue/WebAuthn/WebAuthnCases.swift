@@ -72,8 +72,9 @@ public enum WebAuthnFamily: CatalogueFamily {
         let relyingParty = try WebAuthnParameters(reader), android = try AndroidParameters(forging: reader)
         // Evidence comes from the relying party's first web origin (https:// + rpId unless the profile lists another).
         let webOrigin = relyingParty.origins.first { !$0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
+        let appOrigin = relyingParty.origins.contains { $0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
         return try WebAuthnForge(seed: seed, rpId: relyingParty.rpId, packageName: android.packageName,
-                                 signatureDigest: android.signatureDigest, origin: webOrigin)
+                                 signatureDigest: android.signatureDigest, origin: webOrigin, appOrigin: appOrigin)
     }
 
     public static func cases(parameters: [String: String], seed: UInt64) throws -> [Case] {

@@ -15,8 +15,9 @@ import AttestEvidence
 ///   rule is left to it, judged "either verdict conforms", and so is every registration step with a statement
 ///   other than `none` that breaks no rule itself (it holds none of the roots they chain to: §7.1 step 24 says it SHOULD fail
 ///   an untrustworthy statement, its note that it MAY register the credential as unattested);
-/// - no app origins: the Android app's origin leaves `origins`, and cases whose client data comes from the app
-///   cannot reach the site (`MapDriver` reports them unsupported).
+/// - no app origins: the Android app's origin leaves `origins`, android-key and SafetyNet registrations are forged
+///   as a browser on Android sends them (with the web origin), and only a case that sends an app origin on purpose
+///   cannot reach the site (`MapDriver` reports it unsupported).
 extension WebAuthnFamily {
     /// Rules of the ceremony itself, which hold whatever the relying party trusts attestation to.
     static let ceremonyRules: Set<RuleID> = [

@@ -53,17 +53,21 @@ public struct WebAuthnForge: Sendable {
     public let origin: String
     /// The RP's Android app origin, `android:apk-key-hash:` + base64url of its signing-certificate digest.
     public let androidOrigin: String
+    /// Whether the relying party has an Android app: android-key and SafetyNet registrations then come from it
+    /// (`androidOrigin`); a web-only relying party gets them from a browser on Android, with its web origin.
+    public let appOrigin: Bool
     public let time: Date
 
     /// `origin`: the relying party's web origin when it is not `https://` + rpId (a site on `http://localhost:8000`).
     public init(seed: ForgeSeed, rpId: String, packageName: String, signatureDigest: [UInt8],
-                time: Date = ForgeSeed.referenceTime, origin: String? = nil) throws {
+                time: Date = ForgeSeed.referenceTime, origin: String? = nil, appOrigin: Bool = true) throws {
         self.seed = seed
         pki = try WebAuthnPKI(seed: seed)
         android = try AndroidForge(seed: seed, packageName: packageName, signatureDigest: signatureDigest, time: time)
         self.rpId = rpId
         self.origin = origin ?? "https://\(rpId)"
         androidOrigin = WebAuthnFormat.androidOriginPrefix + Base64URL.encode(signatureDigest)
+        self.appOrigin = appOrigin
         self.time = time
     }
 
@@ -92,7 +96,7 @@ public struct WebAuthnForge: Sendable {
             var scenario = try android.scenario()
             scenario.attestation.key = key
             statement = .androidKey(AndroidKeyStatement(android: scenario, pki: android.pki))
-            origin = androidOrigin
+            if appOrigin { origin = androidOrigin }
         case .apple:
             aaguid = [UInt8](repeating: 0, count: 16)
             statement = .apple(AppleStatement(intermediate: pki.appleIntermediate,
@@ -111,7 +115,7 @@ public struct WebAuthnForge: Sendable {
             statement = .androidSafetyNet(SafetyNetStatement(
                 issuer: pki.safetyNetIntermediate, signingKey: try seed.key(.rsa(bits: 2048), "webauthn safetynet attest.android.com"),
                 validity: (time - 30 * 86_400, time + 60 * 86_400), timestamp: time - 1))
-            origin = androidOrigin
+            if appOrigin { origin = androidOrigin }
         }
         return RegistrationBlueprint(user: try self.user(user), challenge: try challenge("registration \(credential)"),
                                      origin: origin, rpId: rpId, aaguid: aaguid, credentialId: try credentialId(credential),
