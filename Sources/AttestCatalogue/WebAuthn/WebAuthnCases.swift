@@ -105,6 +105,14 @@ public enum WebAuthnFamily: CatalogueFamily {
             if let metadata = scenario.metadata {
                 caseContext.parameters["metadataBLOB"] = try metadata.render()
                 caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
+                // Trust comes from the metadata alone: the FIDO root its entries name is no direct anchor here, so
+                // a verifier that ignores the BLOB and trusts the root it was configured with is not right by luck.
+                // A case without the AAGUID's entry keeps it: what it tests is that the relying party does not
+                // fall back to its other anchors.
+                if definition.rule != .webAuthnMetadataEntry {
+                    let fidoRoot = forge.pki.attestationRoot.certificate.pem
+                    caseContext.trustAnchors.removeAll { $0 == fidoRoot }
+                }
             }
             var steps = try steps(scenario, breaking: definition.rule)
             if relyingParty.holdsNoAttestationRoots, definition.baseline.format != .none {

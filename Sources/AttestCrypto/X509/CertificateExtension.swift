@@ -40,6 +40,12 @@ public struct CertificateExtension: Hashable, Sendable {
         Self(oid: "2.5.29.14", value: DERElement.octetString(identifier).serialized)
     }
 
+    /// Subject alternative name (RFC 5280 §4.2.1.6) holding DNS names: `SEQUENCE OF GeneralName`, each
+    /// `dNSName [2] IMPLICIT IA5String`.
+    public static func subjectAltName(dnsNames: [String]) -> Self {
+        Self(oid: "2.5.29.17", value: DERElement.sequence(dnsNames.map { .primitive(.implicit(2), Array($0.utf8)) }).serialized)
+    }
+
     /// Authority key identifier (RFC 5280 §4.2.1.1): `SEQUENCE { [0] IMPLICIT KeyIdentifier }`.
     public static func authorityKeyIdentifier(_ identifier: [UInt8]) -> Self {
         Self(oid: "2.5.29.35", value: DERElement.sequence([.primitive(.implicit(0), identifier)]).serialized)

@@ -45,7 +45,9 @@ public struct SafetyNetStatement: Sendable {
             subject: X509Name([.country("US"), .stateOrProvince("California"), .locality("Mountain View"),
                                .organization("attest-harness TEST"), .commonName(hostname)]),
             key: signingKey.publicKey, issuer: try issuer.name, signer: issuer.key, validity: validity,
-            extensions: [.basicConstraints(ca: false), .keyUsage([.digitalSignature]),
+            // Google's attest.android.com certificates name the host in the SAN too (a verifier may read it only
+            // there, as RFC 6125 §6.4.4 prefers).
+            extensions: [.basicConstraints(ca: false), .keyUsage([.digitalSignature]), .subjectAltName(dnsNames: [hostname]),
                          .authorityKeyIdentifier(CertificateAuthority.keyIdentifier(issuer.key))])
         let chain = emptyChain ? [] : [leaf, issuer.certificate].map { Data($0.der).base64EncodedString() }
         let header = try JSONSerialization.data(withJSONObject: ["alg": "RS256", "x5c": chain], options: [.sortedKeys, .withoutEscapingSlashes])
