@@ -54,3 +54,51 @@ import Testing
         }
     }
 }
+
+/// A rule left out of a library's results must be left out by the library's own documentation: every `outOfScope`
+/// entry of an adapter cites the pinned library's docs or code as `(library: FILE:LINE[-LINE], ...)`, and each cited
+/// file exists in the installed package with the cited lines in it (or the entry cites an https URL).
+@Suite struct OutOfScopeCitationTests {
+    @Test func everyExclusionCitesTheLibrarysOwnDocumentation() throws {
+        let python = try PythonEnvironment.python(venv: ThirdPartyAcceptanceTests.root.appendingPathComponent(".build/adapters-venv"),
+                                                  requirements: ThirdPartyAcceptanceTests.root.appendingPathComponent("scripts/adapters/requirements.txt"))
+        let venv = python.deletingLastPathComponent().deletingLastPathComponent()
+        let lib = venv.appendingPathComponent("lib")
+        let sitePackages = try #require(try FileManager.default.contentsOfDirectory(atPath: lib.path).first { $0.hasPrefix("python3") })
+        let packages = lib.appendingPathComponent(sitePackages).appendingPathComponent("site-packages")
+        let adapters = ThirdPartyAcceptanceTests.root.appendingPathComponent("scripts/adapters")
+        let names = try FileManager.default.contentsOfDirectory(atPath: adapters.path).filter {
+            FileManager.default.fileExists(atPath: adapters.appendingPathComponent("\($0)/adapter.json").path)
+        }
+        #expect(names.count >= 3)
+        let citation = try Regex(#"\(library: ([^()]+)\)"#)
+        var checked = 0
+        for name in names.sorted() {
+            let data = try Data(contentsOf: adapters.appendingPathComponent("\(name)/adapter.json"))
+            let adapter = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let excluded = adapter["outOfScope"] as? [String: String] ?? [:]
+            for (rule, reason) in excluded.sorted(by: { $0.key < $1.key }) {
+                guard let match = reason.firstMatch(of: citation), let cited = match.output[1].substring else {
+                    #expect(reason.contains("https://"), "\(name) \(rule): no citation of the library's documentation in \"\(reason)\"")
+                    continue
+                }
+                for reference in cited.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                    // FILE:LINE or FILE:LINE-LINE, then optionally words naming what is there.
+                    let location = reference.split(separator: " ").first.map(String.init) ?? reference
+                    let parts = location.split(separator: ":")
+                    guard parts.count == 2, let last = parts[1].split(separator: "-").last.flatMap({ Int($0) }) else {
+                        Issue.record("\(name) \(rule): \"\(reference)\" is not FILE:LINE")
+                        continue
+                    }
+                    let file = packages.appendingPathComponent(String(parts[0]))
+                    let text = try? String(contentsOf: file, encoding: .utf8)
+                    #expect(text != nil, "\(name) \(rule): \(parts[0]) is not in the installed package")
+                    let lines = text?.split(separator: "\n", omittingEmptySubsequences: false).count ?? 0
+                    #expect(lines >= last, "\(name) \(rule): \(parts[0]) has \(lines) lines, the citation reaches \(last)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 20)
+    }
+}
