@@ -1,6 +1,7 @@
 """python-fido2 (PyPI `fido2`) behind the exec contract, for the webauthn family: a Fido2Server for the case's
 rpId with DIRECT attestation and an AttestationVerifier whose ca_lookup returns the test root that issued the
-trust path; register_complete and authenticate_complete with a state built from the issued challenge. The only
+trust path; register_begin / authenticate_begin with the issued challenge (and the case's user and credentials), their
+state passed to register_complete / authenticate_complete, as the library documents the ceremony. The only
 relying-party code here stores verified credentials and passes them back; what the library leaves to its caller
 is listed in adapter.json."""
 import json
@@ -16,7 +17,6 @@ from cryptography.x509 import ExtensionNotFound
 from fido2.attestation import AttestationVerifier, UnsupportedType
 from fido2.attestation.base import InvalidAttestation, InvalidData
 from fido2.server import Fido2Server
-from fido2.utils import websafe_encode
 from fido2.webauthn import AttestationConveyancePreference, UserVerificationRequirement
 
 # The exec-contract helper from this checkout's vectors/python (the attest-harness-vectors package), whether or not
@@ -90,10 +90,22 @@ def server(context):
                        verify_origin=lambda origin: origin in origins, verify_attestation=attestation_verifier(context))
 
 
-def state(challenge, context):
+def user_verification(context):
     required = context["parameters"].get("userVerification") == "required"
-    return {"challenge": websafe_encode(challenge),
-            "user_verification": UserVerificationRequirement.REQUIRED if required else UserVerificationRequirement.PREFERRED}
+    return UserVerificationRequirement.REQUIRED if required else UserVerificationRequirement.PREFERRED
+
+
+def registration_state(srv, inputs, context, credentials):
+    """The state of register_begin, as the library documents the ceremony: begin with the case's user and the
+    challenge the relying party issued, keep the state, pass it to register_complete."""
+    _, state = srv.register_begin({"id": inputs["user"], "name": "attest-harness user"}, credentials,
+                                  user_verification=user_verification(context), challenge=inputs["challenge"])
+    return state
+
+
+def authentication_state(srv, inputs, context, credentials):
+    _, state = srv.authenticate_begin(credentials, user_verification=user_verification(context), challenge=inputs["challenge"])
+    return state
 
 
 # The attestation statement formats of the WebAuthn registry (L3 §8) that carry an attestation: a library that
@@ -113,8 +125,9 @@ def verify(kind, inputs, context, credentials):
             decoded = {}
         try:
             # The credential as the browser serialised it (L3 toJSON); python-fido2 reads the mapping itself.
-            verified = server(context).register_complete(state(inputs["challenge"], context),
-                                                         json.loads(inputs["credentialJSON"]))
+            srv = server(context)
+            verified = srv.register_complete(registration_state(srv, inputs, context, credentials),
+                                             json.loads(inputs["credentialJSON"]))
         except UnsupportedType:
             if decoded.get("fmt") in REGISTERED_FORMATS:
                 raise Unsupported(f"python-fido2 has no verifier for the {decoded.get('fmt')} format")
@@ -122,8 +135,9 @@ def verify(kind, inputs, context, credentials):
         credentials.append(verified.credential_data)
     elif kind == "webauthn.assertion":
         try:
-            server(context).authenticate_complete(state(inputs["challenge"], context), credentials,
-                                                  json.loads(inputs["credentialJSON"]))
+            srv = server(context)
+            srv.authenticate_complete(authentication_state(srv, inputs, context, credentials), credentials,
+                                      json.loads(inputs["credentialJSON"]))
         except NotImplementedError as error:
             # python-fido2's CoseKey has no verifier for this credential algorithm (RS384, RS512, PS384, PS512).
             raise Unsupported(f"python-fido2 cannot verify this credential's algorithm: {error}")
