@@ -102,7 +102,7 @@ public final class VerdictServer: @unchecked Sendable {
             do {
                 suite = try JSONDecoder.harness.decode(ExecSuite.self, from: body)
             } catch {
-                return failure(400, "the body is not an exec suite document: \(error)")
+                return failure(400, "the body is not an exec suite document: \(error.plainDescription)")
             }
             do {
                 return (200, try JSONEncoder.harness.encode(try verifier.judge(suite)))

@@ -54,8 +54,9 @@ import Testing
     @Test(arguments: [
         ("sleep 30", Int32(1), "HANG"),
         ("false", Int32(2), "exited with status 1"),
-        ("echo garbage", Int32(2), "not valid"),
-        ("true", Int32(2), "not valid"),
+        ("echo garbage", Int32(2), "the results document is not valid: it is not valid JSON"),
+        ("true", Int32(2), "true wrote no results document on stdout"),
+        (#"printf '{"harness":"x","results":[]}'"#, Int32(2), "the results document is not valid: member /format is missing"),
         ("head -c 20000000 /dev/zero", Int32(2), "larger than the limit"),
         (#"printf '{"format":"attest-harness-exec-results/1","harness":"x","results":[{"id":"other","verdicts":[]}]}'"#,
          Int32(2), "no entry for case"),
@@ -66,6 +67,11 @@ import Testing
                                               "--timeout", "2", "--verifier", "exec:\(command)")
         #expect(result.status == status, "\(result.stdout)")
         #expect(result.stdout.contains(message), "\(result.stdout)")
+        // Exit 2 says why in one line on stderr, without the decoder's internals.
+        if status == 2 {
+            #expect(result.stderr.contains("cases got no verdict (harness errors, every case)") && result.stderr.contains(message), "\(result.stderr)")
+            #expect(!result.stdout.contains("CodingKeys") && !result.stdout.contains("DecodingError"), "\(result.stdout)")
+        }
         // Bounded by the timeout, not by the child.
         #expect(Date().timeIntervalSince(started) < 20)
     }

@@ -113,7 +113,7 @@ public struct ExecVerifier: AttestationVerifier {
         do {
             results = try JSONDecoder.harness.decode(ExecResults.self, from: output)
         } catch {
-            throw VerifierFailure.contract("the results document is not valid: \(error)")
+            throw VerifierFailure.contract(output.isEmpty ? "\(command) wrote no results document on stdout" : "the results document is not valid: \(error.plainDescription)")
         }
         guard results.format == ExecResults.formatVersion else {
             throw VerifierFailure.contract("results format \"\(results.format)\" is not \(ExecResults.formatVersion)")

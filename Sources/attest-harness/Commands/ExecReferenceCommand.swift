@@ -19,7 +19,7 @@ enum ExecReferenceCommand: Command {
         do {
             suite = try JSONDecoder.harness.decode(ExecSuite.self, from: FileHandle.standardInput.readDataToEndOfFile())
         } catch {
-            throw UsageError("stdin is not an exec suite document: \(error)")
+            throw UsageError("stdin is not an exec suite document: \(error.plainDescription)")
         }
         var profile = suite.requestedProfile
         if let name = arguments.value("without") {
