@@ -341,3 +341,40 @@ import Testing
         #expect(BuiltinCatalogue.version(of: cases, under: profile) == BuiltinCatalogue.version(of: cases, under: profile))
     }
 }
+
+/// SARIF results GitHub code scanning can annotate: each points at a file and line, the one the user names with
+/// `--sarif-location` (the verifier's own code), else the case under the ATTEST_HARNESS_CASES base at line 1.
+@Suite struct SARIFLocationTests {
+    static func locations(_ stdout: String) throws -> [[String: Any]] {
+        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+        let results = try #require((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        return results.compactMap { ($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any] }
+    }
+
+    @Test func resultsPointAtTheNamedFileAndLine() throws {
+        let mutant = "builtin:reference-without:appattest.assertion.counter"
+        let named = try CommandLineTests.run("run", "--verifier", mutant, "--profile", "apple-app-attest", "--format", "sarif",
+                                             "--sarif-location", "Sources/Verifier/App Attest.swift:42", "--progress", "never")
+        #expect(named.status == 1, "\(named.stderr)")
+        let pointed = try Self.locations(named.stdout)
+        #expect(!pointed.isEmpty)
+        for location in pointed {
+            #expect((location["artifactLocation"] as? [String: Any])?["uri"] as? String == "Sources/Verifier/App%20Attest.swift")
+            #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 42)
+        }
+        let plain = try CommandLineTests.run("run", "--verifier", mutant, "--profile", "apple-app-attest", "--format", "sarif", "--progress", "never")
+        for location in try Self.locations(plain.stdout) {
+            #expect((location["artifactLocation"] as? [String: Any])?["uriBaseId"] as? String == "ATTEST_HARNESS_CASES")
+            #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 1)
+        }
+    }
+
+    @Test(arguments: [["--format", "sarif", "--sarif-location", "/etc/passwd"], ["--format", "sarif", "--sarif-location", "a/../../b:3"],
+                      ["--format", "sarif", "--sarif-location", "a.swift:0"], ["--format", "json", "--sarif-location", "a.swift"]])
+    func aLocationThatIsNoRepositoryPathIsAUsageError(arguments: [String]) throws {
+        let result = try CommandLineTests.run(["run", "--verifier", "builtin:reference", "--profile", "apple-app-attest"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--sarif-location"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}

@@ -11,6 +11,8 @@ import Foundation
 /// Levels: a MUST finding is an `error`, a SHOULD a `warning`, a POLICY a `note`; a valid case refused is an error.
 struct SARIFReport {
     let report: RunReport
+    /// The file (and line) of the verifier under test every result points at, when the user names one.
+    var location: SARIFLocation? = nil
 
     static let informationURI = "https://github.com/attest-harness/attest-harness"
     /// A pseudo-rule for valid cases refused: every conforming verifier accepts them.
@@ -151,10 +153,13 @@ struct SARIFReport {
         return entry
     }
 
+    /// The file the user named (`--sarif-location`), else the case under `ATTEST_HARNESS_CASES`; always with a
+    /// region, which GitHub code scanning needs to annotate a line.
     private func location(_ result: CaseResult) -> [String: Any] {
-        [
-            "physicalLocation": ["artifactLocation": ["uri": Self.uriSegment(result.family?.rawValue ?? "case") + "/" + Self.uriSegment(result.caseId),
-                                                      "uriBaseId": "ATTEST_HARNESS_CASES"]],
+        let artifact: [String: Any] = location.map { ["uri": $0.path.split(separator: "/").map { Self.uriSegment(String($0)) }.joined(separator: "/")] }
+            ?? ["uri": Self.uriSegment(result.family?.rawValue ?? "case") + "/" + Self.uriSegment(result.caseId), "uriBaseId": "ATTEST_HARNESS_CASES"]
+        return [
+            "physicalLocation": ["artifactLocation": artifact, "region": ["startLine": location?.line ?? 1]] as [String: Any],
             "logicalLocations": [["fullyQualifiedName": result.caseId, "name": result.caseId, "kind": "test"]],
         ]
     }

@@ -8,10 +8,11 @@ import Foundation
 enum ReportCommand: Command {
     static let name = "report"
     static let abstract = "Render a JSON report of `run` in another format (console, json, junit, markdown, sarif, html)."
-    static let usage = "FILE --format FORMAT [--out FILE] [--profile P] [--color WHEN] [--quiet]"
+    static let usage = "FILE --format FORMAT [--sarif-location PATH[:LINE]] [--out FILE] [--profile P] [--color WHEN] [--quiet]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", value: "FORMAT", help: "console, json, junit, markdown, sarif or html."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
+        OptionSpec(name: "sarif-location", value: "PATH[:LINE]", help: "With --format sarif: point every result at this file of the verifier under test (relative to the repository root) and line, for code scanning to annotate (default: the case, under the ATTEST_HARNESS_CASES base, line 1)."),
         OptionSpec(name: "profile", value: "P", help: "For html: the profile file the run used, when it is not a built-in profile (to forge the evidence shown)."),
         .color,
         .quiet,
@@ -27,6 +28,7 @@ enum ReportCommand: Command {
         } catch let error as ReportFormatError {
             throw UsageError("\(error)")
         }
+        let sarifLocation = try RunCommand.sarifLocation(arguments, format: format)
         let report = try ReportFile.load(path, role: "report")
         var evidence: [String: [EvidenceNode]] = [:]
         if format == .html {
@@ -46,7 +48,8 @@ enum ReportCommand: Command {
         }
         let wanted = try arguments.color(terminal: Output.colorOnStdout)
         let color = format == .console && arguments.value("out") == nil && wanted
-        try Output.write(try format.render(report, evidence: evidence, color: color), to: arguments.value("out"))
+        try Output.write(try format.render(report, evidence: evidence, color: color, sarifLocation: sarifLocation),
+                         to: arguments.value("out"))
         return 0
     }
 }
