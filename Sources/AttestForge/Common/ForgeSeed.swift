@@ -18,11 +18,14 @@ public struct ForgeSeed: Hashable, Sendable {
 
     var bytes: [UInt8] { Array("attest-harness seed \(value)".utf8) }
 
-    /// The key (`algorithm`, `label`) derives to under this seed. Derived once and kept (`KeyCache`): an RSA-4096
-    /// derivation takes seconds, and every case of a family reuses its PKI's keys.
+    /// The key (`algorithm`, `label`) derives to under this seed. Derived once and kept (`KeyCache`, and RSA keys
+    /// between runs in `DiskKeyCache`): an RSA-4096 derivation takes seconds, and every case of a family reuses its
+    /// PKI's keys.
     public func key(_ algorithm: KeyAlgorithm, _ label: String) throws -> PrivateKey {
         try KeyCache.shared.key(KeyCache.Name(seed: value, algorithm: algorithm, label: label)) {
-            try PrivateKey.derive(algorithm, seed: bytes, label: label)
+            try DiskKeyCache.key(seed: value, algorithm: algorithm, label: label) {
+                try PrivateKey.derive(algorithm, seed: bytes, label: label)
+            }
         }
     }
 
