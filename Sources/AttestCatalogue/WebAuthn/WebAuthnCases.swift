@@ -107,9 +107,7 @@ public enum WebAuthnFamily: CatalogueFamily {
                 caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
                 // Trust comes from the metadata alone: the FIDO root its entries name is no direct anchor here, so
                 // a verifier that ignores the BLOB and trusts the root it was configured with is not right by luck.
-                // A case without the AAGUID's entry keeps it: what it tests is that the relying party does not
-                // fall back to its other anchors.
-                if definition.rule != .webAuthnMetadataEntry {
+                if !scenario.directAnchorsBesideMetadata {
                     let fidoRoot = forge.pki.attestationRoot.certificate.pem
                     caseContext.trustAnchors.removeAll { $0 == fidoRoot }
                 }
@@ -426,6 +424,7 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The metadata BLOB has no entry for the authenticator's AAGUID (only another model's).",
                    baseline: .registration(.packed)) { scenario, forge in
             try withMetadata(&scenario, forge) { $0.entries[0].aaguid = Array(repeating: 0x5A, count: 16) }
+            scenario.directAnchorsBesideMetadata = true
         },
     ] + (FIDOMetadata.revokingStatuses.sorted().map { ($0, RuleID.webAuthnMetadataRevoked) }
          + FIDOMetadata.compromisedStatuses.sorted().map { ($0, RuleID.webAuthnMetadataStatus) }).map { status, rule in

@@ -17,6 +17,9 @@ public struct WebAuthnScenario: Sendable {
     /// The FIDO metadata BLOB the relying party is configured with (its root is the PKI's metadata root); nil when
     /// it trusts attestation roots directly.
     public var metadata: MetadataBLOB?
+    /// With `metadata`: the relying party also keeps its direct trust anchors (the FIDO root), which a case without
+    /// the model's metadata entry needs, to show that trust does not fall back to them. Otherwise metadata alone.
+    public var directAnchorsBesideMetadata = false
     /// Relying-party parameters this case sets to its own values (an attestation policy of its own).
     public var parameterOverrides: [String: String] = [:]
 
