@@ -24,20 +24,23 @@ public struct ECDSASignatureValue: Hashable, Sendable {
     }
 
     /// What a lenient verifier recovers from a signature that is not a DER `Ecdsa-Sig-Value`: BER lengths and
-    /// integers (X.690 §8), bytes after the SEQUENCE, or raw `r || s` of `curve`. nil when it is none of these.
+    /// integers (X.690 §8), bytes after the SEQUENCE, elements after s inside it (a reader that takes the first two
+    /// INTEGERs and stops), or raw `r || s` of `curve`. nil when it is none of these.
     /// WebAuthn §6.5.5 requires DER; this is the reading a verifier without that check applies.
     public init?(lenient bytes: [UInt8], curve: ECCurve) {
-        func read(_ bytes: [UInt8]) throws -> ECDSASignatureValue {
+        func read(_ bytes: [UInt8], stoppingAfterS: Bool = false) throws -> ECDSASignatureValue {
             var fields = try DERReader.parse(bytes, options: .ber).contents(field: "Ecdsa-Sig-Value")
             let r = try fields.next("r").unsignedIntegerBytes(field: "r")
             let s = try fields.next("s").unsignedIntegerBytes(field: "s")
-            try fields.finish()
+            if !stoppingAfterS { try fields.finish() }
             return ECDSASignatureValue(r: r, s: s)
         }
         do {
             self = try read(bytes)
         } catch let error as DERError {
             if case .trailingBytes(let count) = error.code, let value = try? read(Array(bytes.dropLast(count))) {
+                self = value
+            } else if case .unexpectedElement = error.code, let value = try? read(bytes, stoppingAfterS: true) {
                 self = value
             } else if let value = try? ECDSASignatureValue(raw: bytes, curve: curve) {
                 self = value

@@ -367,6 +367,12 @@ public enum WebAuthnFamily: CatalogueFamily {
             scenario.parameterOverrides["attestation"] = "none"
             registration(&scenario) { $0.packed { $0.signedMessage = Array(repeating: 0x41, count: 69) } }
         },
+        Definition(variant: "packed-self-alg-differs", rule: .webAuthnAttestationSignature, importance: .medium,
+                   description: "A relying party that accepts any attestation: the self packed statement says alg -257 (RS256) over a signature by the ES256 credential key (§8.2 requires alg to match the credential key; either verdict conforms, as the relying party may treat the credential as unattested).",
+                   baseline: .registration(.packedSelf), either: true) { scenario, _ in
+            scenario.parameterOverrides["attestation"] = "none"
+            registration(&scenario) { $0.packed { $0.algorithmOverride = COSEKey.Algorithm.rs256.rawValue } }
+        },
         Definition(variant: "none-with-statement", rule: .webAuthnStatementStructure, importance: .low,
                    description: "A relying party that accepts any attestation: fmt is none but attStmt carries a full packed statement (§8.7: attStmt is an empty map).",
                    baseline: .registration(.packed)) { scenario, _ in
@@ -550,6 +556,18 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "android-safetynet", rule: nil, importance: .high,
                    description: "An android-safetynet registration (a SafetyNet JWS from a second before, signed by attest.android.com under a test root; deprecated by Google in 2024 but still accepted by relying parties), then an assertion.",
                    baseline: .assertions(.androidSafetyNet, [1])) { _, _ in },
+        Definition(variant: "packed-p384-batch", rule: nil, importance: .medium,
+                   description: "A packed registration whose attestation certificate holds a P-384 batch key (alg ES384, -35), then an assertion.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            let key = try forge.seed.key(.ec(.p384), "webauthn packed batch p384")
+            registration(&scenario) { $0.packed { $0.attestationKey = key } }
+        },
+        Definition(variant: "packed-rsa-batch", rule: nil, importance: .medium,
+                   description: "A packed registration whose attestation certificate holds an RSA-2048 batch key (alg RS256, -257), then an assertion.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            let key = try forge.seed.key(.rsa(bits: 2048), "webauthn packed batch rsa")
+            registration(&scenario) { $0.packed { $0.attestationKey = key } }
+        },
         // Either verdict conforms: §7.1 step 28 and §7.2 leave unsolicited extension outputs to the relying party's
         // policy (a widely used C library refuses an unrequested credProtect).
         Definition(variant: "extension-data", rule: nil, importance: .high,
@@ -1277,6 +1295,32 @@ public enum WebAuthnFamily: CatalogueFamily {
                         }
                     }
                 }
+            }
+        },
+        Definition(variant: "extra-integer", rule: .webAuthnSignatureEncoding, importance: .medium,
+                   description: "The assertion's ECDSA signature SEQUENCE holds a third INTEGER after r and s (a reader that takes the first two and stops accepts it).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { der in
+                guard let value = try? ECDSASignatureValue(der: der) else { return der }
+                return DERElement.sequence([.integer(unsignedBigEndian: value.r), .integer(unsignedBigEndian: value.s),
+                                            .integer(unsignedBigEndian: [0x01])]).serialized
+            }
+        },
+        // CVE-2022-21449 ("psychic signatures"): a verifier that does not check 0 < r, s < n accepts r = s = 0 for
+        // any message and key.
+        Definition(variant: "zero-r-and-s", rule: .webAuthnAssertionSignature, importance: .critical,
+                   description: "The assertion's ECDSA signature is r = 0, s = 0 in DER (CVE-2022-21449: it verifies for any message where 0 < r, s < n goes unchecked).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { _ in
+                DERElement.sequence([.integer(unsignedBigEndian: [0x00]), .integer(unsignedBigEndian: [0x00])]).serialized
+            }
+        },
+        Definition(variant: "r-is-order", rule: .webAuthnAssertionSignature, importance: .high,
+                   description: "The assertion's ECDSA signature has r equal to the P-256 group order n (out of range: r must be below n).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.signatureEncoding = { der in
+                guard let value = try? ECDSASignatureValue(der: der) else { return der }
+                return DERElement.sequence([.integer(unsignedBigEndian: ECCurve.p256.order), .integer(unsignedBigEndian: value.s)]).serialized
             }
         },
         Definition(variant: "trailing-bytes", rule: .webAuthnSignatureEncoding, importance: .low,

@@ -103,8 +103,9 @@ public struct PackedStatement: Sendable {
         let message = signedMessage ?? input.authenticatorData + input.clientDataHash
         guard let issuer else {
             let algorithm = input.credentialAlgorithm
-            return [CBORMapEntry("alg", .int(algorithm.rawValue)),
-                    CBORMapEntry("sig", .bytes(try input.credentialKey.sign(message, digest: algorithm.digest, padding: algorithm.padding)))]
+            let entries = [CBORMapEntry("alg", .int(algorithmOverride ?? algorithm.rawValue)),
+                           CBORMapEntry("sig", .bytes(try input.credentialKey.sign(message, digest: algorithm.digest, padding: algorithm.padding)))]
+            return entriesEdit.map { $0(entries) } ?? entries
         }
         var extensions: [CertificateExtension] = [.basicConstraints(ca: certificateIsCA, critical: true)]
         switch aaguidExtension {
