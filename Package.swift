@@ -71,11 +71,14 @@ let package = Package(
         // The reference verifier over HTTP.
         .target(name: "AttestServer", dependencies: ["CAttestHTTPServer", "AttestConformance", "AttestEvidence",
                                                      "AttestCatalogue", "AttestReference", "AttestCrypto", "AttestAPIMap"]),
+        // hunt: differential mutation of valid evidence across verifiers.
+        .target(name: "AttestHunt", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge", "AttestEvidence",
+                                                   "AttestCrypto", "AttestDER", "AttestCBOR"]),
         // The testing product: conformance as one assertion in a consumer's own tests.
         .target(name: "AttestTesting", dependencies: ["AttestConformance", "AttestCatalogue"]),
         // The command line.
         .executableTarget(name: "attest-harness", dependencies: ["CAttestSpawn", "AttestConformance", "AttestEvidence", "AttestCatalogue",
-                                                                 "AttestReference", "AttestVerifiers", "AttestServer"]),
+                                                                 "AttestReference", "AttestVerifiers", "AttestServer", "AttestHunt"]),
         // Measurements behind scripts/bench.
         .executableTarget(name: "AttestBenchmarks", dependencies: ["AttestConformance", "AttestCatalogue", "AttestForge",
                                                                    "AttestReference", "AttestCrypto", "AttestDER",
@@ -114,6 +117,8 @@ let package = Package(
                     dependencies: ["attest-harness", "AttestConformance", "AttestEvidence", "AttestCrypto", "AttestHTTP",
                                    "AttestCatalogue", "AttestReference", "AttestVerifiers", "AttestServer", "AttestAPIMap"],
                     exclude: ["hostile_server.py", "flooding_server.py", "slow_clients.py", "idle_flood.py", "cookie_flood.py", "tls_proxy.py", "Schemas"]),
+        .testTarget(name: "AttestHuntTests", dependencies: ["AttestHunt", "AttestCatalogue", "AttestConformance", "AttestEvidence",
+                                                            "AttestReference"]),
         .testTarget(name: "AttestEvidenceTests", dependencies: ["AttestEvidence", "AttestDER"]),
         .testTarget(name: "AttestForgeTests", dependencies: ["AttestForge", "AttestEvidence", "AttestCrypto", "AttestCBOR",
                                                              "AttestDER", "CAttestOpenSSL"]),

@@ -90,43 +90,54 @@ public enum WebAuthnFamily: CatalogueFamily {
         let relyingParty = try WebAuthnParameters(ParameterReader(parameters))
         let offered = relyingParty.algorithms
         return try definitions(offering: offered).filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
-            var scenario: WebAuthnScenario
-            switch definition.baseline {
-            case .registration(let format): scenario = try forge.scenario(format, assertionCounters: [])
-            case .assertions(let format, let counters): scenario = try forge.scenario(format, assertionCounters: counters)
-            }
+            var scenario = try baseline(definition, forge)
             try definition.mutate(&scenario, forge)
-            switch definition.baseline {
-            case .registration: scenario.brokenStep = scenario.registrations.count - 1
-            case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
-            }
-            var caseContext = context
-            caseContext.parameters.merge(scenario.parameterOverrides) { _, override in override }
-            if let metadata = scenario.metadata {
-                caseContext.parameters["metadataBLOB"] = try metadata.render()
-                caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
-                // Trust comes from the metadata alone: the FIDO root its entries name is no direct anchor here, so
-                // a verifier that ignores the BLOB and trusts the root it was configured with is not right by luck.
-                if !scenario.directAnchorsBesideMetadata {
-                    let fidoRoot = forge.pki.attestationRoot.certificate.pem
-                    caseContext.trustAnchors.removeAll { $0 == fidoRoot }
-                }
-            }
-            var steps = try steps(scenario, breaking: definition.rule)
-            if relyingParty.holdsNoAttestationRoots, definition.baseline.format != .none {
-                // A statement the relying party cannot trust: registering it or not is its choice, wherever the
-                // registration breaks no rule itself (or only one such a relying party does not hold: a self
-                // statement, no attestation chain).
-                steps = steps.map { step in
-                    guard step.kind == .webAuthnRegistration, step.breaks.map(acceptedWithoutTrust.contains) ?? true else { return step }
-                    return step.leavingVerdictToRelyingParty
-                }
-            }
-            var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext, steps: steps,
-                                               control: control(definition.baseline, scenario))
-            testCase.anchors = WebAuthnAnchors.byCase[testCase.id] ?? []
-            return testCase
+            return try makeCase(definition, scenario, forge: forge, context: context, relyingParty: relyingParty)
         }
+    }
+
+    /// The scenario of `definition`'s baseline, before its mutation.
+    static func baseline(_ definition: Definition, _ forge: WebAuthnForge) throws -> WebAuthnScenario {
+        switch definition.baseline {
+        case .registration(let format): return try forge.scenario(format, assertionCounters: [])
+        case .assertions(let format, let counters): return try forge.scenario(format, assertionCounters: counters)
+        }
+    }
+
+    /// `definition`'s case from its mutated `scenario`: the relying party's configuration, the steps, the control.
+    static func makeCase(_ definition: Definition, _ scenario: WebAuthnScenario, forge: WebAuthnForge, context: CaseContext,
+                         relyingParty: WebAuthnParameters) throws -> Case {
+        var scenario = scenario
+        switch definition.baseline {
+        case .registration: scenario.brokenStep = scenario.registrations.count - 1
+        case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
+        }
+        var caseContext = context
+        caseContext.parameters.merge(scenario.parameterOverrides) { _, override in override }
+        if let metadata = scenario.metadata {
+            caseContext.parameters["metadataBLOB"] = try metadata.render()
+            caseContext.parameters["metadataRoot"] = forge.pki.metadataRoot.certificate.pem
+            // Trust comes from the metadata alone: the FIDO root its entries name is no direct anchor here, so
+            // a verifier that ignores the BLOB and trusts the root it was configured with is not right by luck.
+            if !scenario.directAnchorsBesideMetadata {
+                let fidoRoot = forge.pki.attestationRoot.certificate.pem
+                caseContext.trustAnchors.removeAll { $0 == fidoRoot }
+            }
+        }
+        var steps = try steps(scenario, breaking: definition.rule)
+        if relyingParty.holdsNoAttestationRoots, definition.baseline.format != .none {
+            // A statement the relying party cannot trust: registering it or not is its choice, wherever the
+            // registration breaks no rule itself (or only one such a relying party does not hold: a self
+            // statement, no attestation chain).
+            steps = steps.map { step in
+                guard step.kind == .webAuthnRegistration, step.breaks.map(acceptedWithoutTrust.contains) ?? true else { return step }
+                return step.leavingVerdictToRelyingParty
+            }
+        }
+        var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext, steps: steps,
+                                           control: control(definition.baseline, scenario))
+        testCase.anchors = WebAuthnAnchors.byCase[testCase.id] ?? []
+        return testCase
     }
 
     /// The valid case with the same baseline as a negative case: the valid registration of its statement format,

@@ -1,0 +1,155 @@
+import AttestCatalogue
+import AttestConformance
+import Foundation
+
+/// The triage of a hunt: per cluster, which verifiers accept and refuse, the mutated field against the valid case,
+/// the rule a refusal named, whether a catalogued case already catches the accepting verifier under that rule, and
+/// the command that replays it.
+package struct HuntReport: Sendable {
+    package let state: HuntState
+    /// The valid cases the mutants came from, by id (for the evidence diff).
+    package let baselines: [String: Case]
+    package let rules: [RuleID: Rule]
+
+    package init(state: HuntState, baselines: [Case], rules: [Rule]) {
+        self.state = state
+        self.baselines = Dictionary(baselines.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.rules = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Clusters, most-seen first, then by id.
+    package var clusters: [Cluster] {
+        state.clusters.sorted { ($0.count, $1.key.id) > ($1.count, $0.key.id) }
+    }
+
+    /// The replay suite of `cluster` (`clusters/ID.json`, the vectors format `run --cases` reads): the valid case
+    /// and the kept mutant, the mutant up to its mutated step. The mutant expects what the reference verifier (or,
+    /// without it, the first verifier that refused) said: a refusal under the suggested rule, or acceptance.
+    package func suite(_ cluster: Cluster, profile: Profile) -> VectorSuite {
+        let mutant = cluster.mutant
+        let rule = cluster.suggestedRule(verifiers: state.configuration.verifiers)
+        let referenceAccepts = zip(state.configuration.verifiers, cluster.judgements).contains { $0 == Cluster.referenceName && $1 == .accepted }
+        let breaks = referenceAccepts ? nil : rule
+        let steps = mutant.testCase.steps.prefix(breaks == nil ? mutant.testCase.steps.count : mutant.step + 1).enumerated().map { index, step in
+            Step(kind: step.kind, inputs: step.inputs, breaks: index == mutant.step ? breaks : nil, time: step.time,
+                 expectedStatus: step.expectedStatus, either: step.either, repeats: step.repeats)
+        }
+        let verdicts = zip(state.configuration.verifiers, cluster.judgements).map { "\($0) \($1.words)" }.joined(separator: "; ")
+        var replay = Case(id: "hunt.\(cluster.key.id)", family: mutant.testCase.family, rule: breaks,
+                          description: "\(mutant.testCase.description), seen \(cluster.count) times: \(verdicts)",
+                          importance: .medium, context: mutant.testCase.context, steps: Array(steps))
+        replay.control = breaks == nil ? nil : mutant.baseline
+        var cases = [replay]
+        if breaks != nil, let baseline = baselines[mutant.baseline] { cases.insert(baseline, at: 0) }
+        return VectorSuite(family: WebAuthnFamily.name, seed: state.configuration.seed, stepKinds: WebAuthnFamily.stepKinds,
+                           rules: WebAuthnFamily.rules, profiles: [profile], cases: cases)
+    }
+
+    /// Whether the catalogue already catches the cluster's accepting verifiers under its suggested rule.
+    package func coverage(_ cluster: Cluster) -> String {
+        let verifiers = state.configuration.verifiers
+        guard let rule = cluster.suggestedRule(verifiers: verifiers) else { return "no rule named" }
+        let accepting = cluster.judgements.indices.filter { cluster.judgements[$0] == .accepted }
+        guard !accepting.isEmpty else { return "no verifier accepts" }
+        let parts = accepting.map { index -> String in
+            let caught = state.catalogueCatches[HuntState.coverageKey(verifier: index, rule: rule)] ?? []
+            return caught.isEmpty ? "new: no catalogued \(rule) case catches \(verifiers[index])"
+                : "catalogued: \(verifiers[index]) already fails \(caught.prefix(3).joined(separator: ", "))"
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    package func isNew(_ cluster: Cluster) -> Bool { coverage(cluster).hasPrefix("new:") }
+
+    package func markdown(directory: String) -> String {
+        let configuration = state.configuration
+        var lines = ["# Hunt: \(configuration.profile), seed \(configuration.seed)", ""]
+        lines.append("Verifiers, in pattern order: " + configuration.verifiers.enumerated().map { "\($0 + 1). `\($1)`" }.joined(separator: " "))
+        lines.append("")
+        lines.append("\(state.mutantsTried) mutants in \(String(format: "%.0f", state.elapsed)) s; \(state.agreements) agreed, "
+                     + "\(state.clusters.count) clusters of disagreement (\(state.clusters.filter(isNew).count) under a rule no catalogued case "
+                     + "catches the accepting verifier on)" + (state.droppedClusters > 0 ? ", \(state.droppedClusters) beyond the cap dropped" : "") + ".")
+        if !state.excludedBaselines.isEmpty {
+            lines.append("")
+            lines.append("Valid cases left out (a verifier did not accept them, so their mutants would prove nothing):")
+            for (id, why) in state.excludedBaselines.sorted(by: { $0.key < $1.key }) { lines.append("- `\(id)`: \(why)") }
+        }
+        lines += ["", "| Cluster | Seen | Verdicts | Suggested rule | Catalogue |", "|---|---|---|---|---|"]
+        for cluster in clusters {
+            let verdicts = cluster.judgements.map(\.verdictClass).joined()
+            let rule = cluster.suggestedRule(verifiers: configuration.verifiers)
+            let ruleText = rule.map { "`\($0)` (\(rules[$0]?.level.rawValue.uppercased() ?? "?"))" } ?? "-"
+            lines.append("| [`\(cluster.key.id)`](#\(anchor(cluster))) | \(cluster.count) | \(verdicts) | \(ruleText) | \(cell(coverage(cluster))) |")
+        }
+        for cluster in clusters {
+            lines += ["", "## \(cluster.key.id)", "", "<a id=\"\(anchor(cluster))\"></a>",
+                      "Field `\(cluster.key.field)`, mutation `\(cluster.key.kind)`, seen \(cluster.count) times; kept mutant \(cluster.mutant.index) "
+                      + "(\(cluster.mutant.size) changed bytes) of `\(cluster.mutant.baseline)`, step \(cluster.mutant.step).", ""]
+            for (name, judgement) in zip(configuration.verifiers, cluster.judgements) { lines.append("- `\(name)` \(cell(judgement.words))") }
+            lines.append("")
+            lines.append("Evidence against the valid case (step \(cluster.mutant.step)):")
+            lines.append("")
+            lines.append("```")
+            lines += diff(cluster)
+            lines.append("```")
+            lines.append("")
+            lines.append("Replay: `attest-harness run --cases \(directory)/clusters/\(cluster.key.id).json --profile \(configuration.profile) --verifier VERIFIER`")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The triage as JSON: the clusters with their judgements, suggested rule and coverage (the mutant cases stay in
+    /// the replay suites).
+    package func json() throws -> Data {
+        struct Row: Encodable {
+            let id: String, field: String, kind: String, pattern: String, seen: Int, mutant: UInt64, baseline: String
+            let changedBytes: Int, step: Int, verdicts: [String: String], suggestedRule: String?, ruleLevel: String?
+            let catalogue: String, new: Bool, suite: String
+        }
+        struct Document: Encodable {
+            let format: String, profile: String, seed: UInt64, verifiers: [String], mutants: UInt64, agreements: UInt64
+            let elapsedSeconds: Double, excludedBaselines: [String: String], clusters: [Row]
+        }
+        let verifiers = state.configuration.verifiers
+        let rows = clusters.map { cluster in
+            let rule = cluster.suggestedRule(verifiers: verifiers)
+            return Row(id: cluster.key.id, field: cluster.key.field.rawValue, kind: cluster.key.kind.rawValue, pattern: cluster.key.pattern,
+                       seen: cluster.count, mutant: cluster.mutant.index, baseline: cluster.mutant.baseline,
+                       changedBytes: cluster.mutant.size, step: cluster.mutant.step,
+                       verdicts: Dictionary(zip(verifiers, cluster.judgements.map(\.words)), uniquingKeysWith: { first, _ in first }),
+                       suggestedRule: rule?.rawValue, ruleLevel: rule.flatMap { rules[$0]?.level.rawValue },
+                       catalogue: coverage(cluster), new: isNew(cluster), suite: "clusters/\(cluster.key.id).json")
+        }
+        let document = Document(format: "attest-harness-hunt-report/1", profile: state.configuration.profile, seed: state.configuration.seed,
+                                verifiers: verifiers, mutants: state.mutantsTried, agreements: state.agreements,
+                                elapsedSeconds: state.elapsed, excludedBaselines: state.excludedBaselines, clusters: rows)
+        return try JSONEncoder.harness.encode(document) + Data("\n".utf8)
+    }
+
+    /// The mutated step's inputs that differ from the valid case's, each as text when it is printable UTF-8, else hex.
+    func diff(_ cluster: Cluster) -> [String] {
+        guard let baseline = baselines[cluster.mutant.baseline], baseline.steps.indices.contains(cluster.mutant.step),
+              cluster.mutant.testCase.steps.indices.contains(cluster.mutant.step) else { return ["(the valid case is not at hand)"] }
+        let before = baseline.steps[cluster.mutant.step].inputs
+        let after = cluster.mutant.testCase.steps[cluster.mutant.step].inputs
+        var lines: [String] = []
+        for key in Set(before.keys).union(after.keys).sorted(by: { $0.rawValue < $1.rawValue }) where before[key] != after[key] {
+            lines.append("\(key.rawValue):")
+            lines.append("  - " + (before[key].map(render) ?? "(absent)"))
+            lines.append("  + " + (after[key].map(render) ?? "(absent)"))
+        }
+        return lines.isEmpty ? ["(no input differs: the mutation changed only what the case's context holds)"] : lines
+    }
+
+    func render(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+            return text.count > 400 ? String(text.prefix(400)) + "…" : text
+        }
+        let hex = bytes.prefix(200).map { String(format: "%02x", $0) }.joined()
+        return hex + (bytes.count > 200 ? "… (\(bytes.count) bytes)" : "")
+    }
+
+    func anchor(_ cluster: Cluster) -> String { cluster.key.id.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() }
+
+    func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+}

@@ -1,0 +1,54 @@
+import AttestConformance
+import AttestEvidence
+import AttestForge
+
+/// Where in the evidence a mutation acts, as a dotted path from the ceremony down
+/// (`assertion.clientDataJSON.origin`, `registration.attStmt.x5c[0].aaguid`). Clusters are grouped by it.
+package struct FieldPath: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
+    package static func < (lhs: FieldPath, rhs: FieldPath) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What a mutation does to its field (`append-path`, `bit-flip`, `duplicate-member`). Clusters are grouped by it.
+package struct MutationKind: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
+    package static func < (lhs: MutationKind, rhs: MutationKind) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Which ceremony of a baseline a mutation changes: the last registration or the last assertion.
+package enum MutationTarget: String, Hashable, Sendable, Codable {
+    case registration, assertion
+}
+
+/// One structure-aware mutation: a field, a kind, and how to apply it.
+///
+/// Two ways to apply, so that a mutant reaches the check it aims at:
+/// - `repaired`: changes the scenario before it is rendered, so hashes, signatures and certificates are made again
+///   over the changed field (a changed origin is still signed by the credential key).
+/// - `raw`: changes one rendered input's bytes after rendering, nothing repaired (a parser's view).
+/// Either returns the size of its change in bytes (what minimisation compares), or nil when it does not apply to
+/// this baseline (no packed statement to edit, say).
+package struct Mutation: Sendable {
+    package enum Application: Sendable {
+        case repaired(@Sendable (inout WebAuthnScenario, inout HuntRandom, WebAuthnForge) throws -> Int?)
+        case raw(InputKey, @Sendable (inout [UInt8], inout HuntRandom) -> Int?)
+    }
+
+    package let target: MutationTarget
+    package let field: FieldPath
+    package let kind: MutationKind
+    package let application: Application
+
+    package init(_ target: MutationTarget, _ field: String, _ kind: String, _ application: Application) {
+        self.target = target
+        self.field = FieldPath("\(target.rawValue).\(field)")
+        self.kind = MutationKind(kind)
+        self.application = application
+    }
+}
