@@ -6,7 +6,7 @@ import Foundation
 @main
 enum AttestHarness {
     static var commands: [any Command.Type] {
-        [ListCommand.self, ForgeCommand.self, RootsCommand.self, VectorsCommand.self, RunCommand.self, ReportCommand.self, ServeCommand.self, ExecReferenceCommand.self, PreflightCommand.self, ProfileCommand.self, CompletionsCommand.self]
+        [ListCommand.self, ForgeCommand.self, RootsCommand.self, VectorsCommand.self, RunCommand.self, ReportCommand.self, ServeCommand.self, ExecReferenceCommand.self, PreflightCommand.self, ProfileCommand.self, HuntCommand.self, CompletionsCommand.self]
     }
 
     static var help: String {

@@ -23,6 +23,8 @@ extension OptionSpec {
 /// `--` to end options. Repeated options keep the last value.
 struct Arguments {
     private(set) var values: [String: String] = [:]
+    /// Every value of an option given more than once (`--verifier A --verifier B`), in order; `values` keeps the last.
+    private(set) var repeated: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
 
@@ -61,15 +63,19 @@ struct Arguments {
                 flags.insert(name)
             } else if let inlineValue {
                 values[name] = inlineValue
+                repeated[name, default: []].append(inlineValue)
             } else {
-                guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(spec.value!))") }
+                guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(spec.value ?? "VALUE"))") }
                 values[name] = arguments[index]
+                repeated[name, default: []].append(arguments[index])
                 index += 1
             }
         }
     }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
+    /// Every value given for `name`, in order.
+    func all(_ name: String) -> [String] { repeated[name] ?? [] }
     func value(_ name: String) -> String? { values[name] }
 
     func required(_ name: String) throws -> String {

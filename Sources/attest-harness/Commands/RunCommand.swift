@@ -7,7 +7,7 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--format console|json|junit|markdown|sarif|html [--sarif-location PATH[:LINE]]] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never] [--quiet] [--color auto|always|never]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--cases FILE] [--format console|json|junit|markdown|sarif|html [--sarif-location PATH[:LINE]]] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never] [--quiet] [--color auto|always|never]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
         OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
@@ -18,6 +18,7 @@ enum RunCommand: Command {
         OptionSpec(name: "fail-on", value: "LIST", help: "What fails the run (exit 1, or 2 for harness errors): comma-separated rule levels MUST, SHOULD, POLICY and outcomes crash, unconfirmed, hang, error (default: MUST,SHOULD,POLICY,crash,hang,error). Reports still list everything."),
         OptionSpec(name: "allow-profile-mismatch", value: nil, help: "Run against a verdict-protocol server that judges by another profile than --profile (refused otherwise: its verdicts would read like a verifier's bugs)."),
         OptionSpec(name: "filter", value: "GLOB", help: "Only cases whose id matches GLOB (e.g. 'appattest.nonce.*'), and the controls they name (a refusal is a pass only when the control was accepted in the same run)."),
+        OptionSpec(name: "cases", value: "FILE", help: "Run the cases of this vectors-format suite (vectors/*.json, a hunt's clusters/ID.json) instead of the catalogue."),
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json (docs/report.schema.json), junit, markdown, sarif (2.1.0) or html (one self-contained file). `attest-harness report` renders a saved JSON report in the others."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "sarif-location", value: "PATH[:LINE]", help: "With --format sarif: point every result at this file of the verifier under test (relative to the repository root) and line, for code scanning to annotate (default: the case, under the ATTEST_HARNESS_CASES base, line 1)."),
@@ -32,6 +33,18 @@ enum RunCommand: Command {
         OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: and http: verifiers; past it the case is a HANG or a harness error (default 10)."),
         OptionSpec(name: "exec-suite", value: "N", help: "With exec: up to N cases per adapter process (one start-up for many cases, each still judged from fresh state by contract); a process that hangs or fails is stopped within --timeout and its cases are retried one per process (default 1)."),
     ]
+
+    /// The cases of a vectors-format suite file (at most 256 MiB, a regular file).
+    static func suiteCases(_ path: String) throws -> [Case] {
+        guard let data = try HuntCommand.readIfPresent(URL(fileURLWithPath: path)) else { throw UsageError("no such suite \(path)") }
+        do {
+            return try JSONDecoder.harness.decode(VectorSuite.self, from: data).runnableCases
+        } catch let error as DecodingError {
+            throw UsageError("\(path) is not a vectors suite: \(error.plainDescription)")
+        } catch {
+            throw UsageError("\(path) is not a vectors suite: \(error)")
+        }
+    }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         try arguments.rejectPositional()
@@ -98,7 +111,7 @@ enum RunCommand: Command {
             Output.note("attest-harness run: judging by the site's policy (\(profile.name)): \(SitePolicyProfile.summary(profile))\n")
         }
         progress.note("forging the \(profile.name) catalogue (seed \(seed))")
-        let catalogueCases = try Selection.cases(profile: profile, seed: seed)
+        let catalogueCases = try arguments.value("cases").map(Self.suiteCases) ?? Selection.cases(profile: profile, seed: seed)
         let catalogue = BuiltinCatalogue.version(of: catalogueCases, under: profile)
         if let baseline, !arguments.flag("baseline-any-profile") {
             do {
