@@ -842,6 +842,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The packed attStmt's alg is the text \"-7\", not an integer.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.packed { $0.entriesEdit = packedMember("alg", .text("-7")) } }
         },
+        Definition(variant: "packed-alg-other-key-type", rule: .webAuthnAttestationSignature, importance: .high,
+                   description: "The packed statement's alg is RS256 (-257) while its ECDSA signature is by the attestation certificate's P-256 key (found by a hunt: a verifier that lets the key's type choose the algorithm accepts it).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { $0.packed { $0.algorithmOverride = COSEKey.Algorithm.rs256.rawValue } }
+        },
         Definition(variant: "packed-unknown-alg", rule: .webAuthnAttestationSignature, importance: .high,
                    description: "The packed statement's alg is -65000, which no verifier can compute; it must fail closed.",
                    baseline: .registration(.packed)) { scenario, _ in
@@ -1242,6 +1247,20 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "assertion-attested-flag", rule: .webAuthnAuthenticatorData, importance: .medium,
                    description: "The assertion sets AT but carries no attested credential data.", baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.flags.insert(.attestedCredentialData)
+        },
+        Definition(variant: "client-data-duplicate-challenge", rule: .webAuthnStructure, importance: .high,
+                   description: "The assertion's clientDataJSON gives challenge twice: first another value, then the issued one (a first-wins reader and a last-wins reader see two different challenges; found by a hunt: the reference read the first).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            let clientData = scenario.lastAssertion.clientData
+            let json = "{\"type\":" + CollectedClientData.ccdString(clientData.type) + ",\"challenge\":\"b3RoZXI\",\"challenge\":"
+                + CollectedClientData.ccdString(clientData.challenge) + ",\"origin\":" + CollectedClientData.ccdString(clientData.origin)
+                + ",\"crossOrigin\":false}"
+            scenario.lastAssertion.clientDataJSONOverride = Array(json.utf8)
+        },
+        Definition(variant: "assertion-extension-flag-without-data", rule: .webAuthnAuthenticatorData, importance: .medium,
+                   description: "The assertion sets ED but no extension data follows its 37 bytes (found by a hunt: one library refused it, another crashed, the reference accepted).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.lastAssertion.flags.insert(.extensionData)
         },
         Definition(variant: "assertion-trailing-bytes", rule: .webAuthnAuthenticatorData, importance: .medium,
                    description: "A byte follows the assertion's 37-byte authenticator data (the signature covers it).",

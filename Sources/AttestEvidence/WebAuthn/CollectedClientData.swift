@@ -82,6 +82,14 @@ public struct CollectedClientData: Hashable, Sendable {
         } catch {
             throw ParseError(description: "clientDataJSON is not a JSON object")
         }
+        // A member two JSON readers read with different values has no one value: a name given twice (RFC 8259
+        // §4: "the behavior of software that receives such an object is unpredictable"), which a first-wins and a
+        // last-wins verifier read as two different client data.
+        if let object = (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any],
+           object["type"] as? String != members.type || object["challenge"] as? String != members.challenge
+            || object["origin"] as? String != members.origin {
+            throw ParseError(description: "clientDataJSON gives type, challenge or origin twice with different values")
+        }
         self.init(type: members.type, challenge: members.challenge, origin: members.origin,
                   crossOrigin: members.crossOrigin, topOrigin: members.topOrigin)
     }

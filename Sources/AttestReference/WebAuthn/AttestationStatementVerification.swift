@@ -85,8 +85,8 @@ enum AttestationStatementVerification {
         let signature = try CeremonyChecks.signatureBytes(sent, for: try leaf.publicKey, policy: policy,
                                                       rule: .webAuthnStatementSignatureEncoding)
         try policy.require(.webAuthnAttestationSignature,
-                           COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(signature, for: input.signedData),
-                           "packed signature does not verify with the attestation certificate")
+                           verifies(signature, over: input.signedData, key: try leaf.publicKey, algorithm: algorithm),
+                           "packed signature does not verify with the attestation certificate under alg \(algorithm.rawValue)")
 
         // §8.2.1 certificate requirements.
         let fields = try CertificateFields(der: leaf.der)
@@ -120,8 +120,8 @@ enum AttestationStatementVerification {
         let leaf = certificates[0]
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
         try policy.require(.webAuthnAttestationSignature,
-                           COSEKey(algorithm: algorithm, publicKey: try leaf.publicKey).verify(try input.statement.bytes("sig"), for: input.signedData),
-                           "android-key signature does not verify with the credential certificate's key")
+                           verifies(try input.statement.bytes("sig"), over: input.signedData, key: try leaf.publicKey, algorithm: algorithm),
+                           "android-key signature does not verify with the credential certificate's key under alg \(algorithm.rawValue)")
         try policy.require(.webAuthnAndroidKeyPublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
                            "the credential certificate's key is not the credential public key")
         guard let value = leaf.extension(KeyDescription.extensionOID)?.value else {
@@ -229,8 +229,8 @@ enum AttestationStatementVerification {
         // Step 5: the AIK signature, then §8.3.1.
         let aik = certificates[0]
         try policy.require(.webAuthnAttestationSignature,
-                           COSEKey(algorithm: algorithm, publicKey: try aik.publicKey).verify(try input.statement.bytes("sig"), for: certInfoBytes),
-                           "tpm signature over certInfo does not verify with the AIK certificate")
+                           verifies(try input.statement.bytes("sig"), over: certInfoBytes, key: try aik.publicKey, algorithm: algorithm),
+                           "tpm signature over certInfo does not verify with the AIK certificate under alg \(algorithm.rawValue)")
         try aikCertificateProfile(aik, policy: policy)
         if let value = aik.extension(WebAuthnFormat.aaguidExtension)?.value {
             let aaguid = try? DERReader.parse(value).octetStringValue()
@@ -315,6 +315,21 @@ enum AttestationStatementVerification {
 
     /// The statement's alg. An integer alg this verifier cannot compute fails closed under the signature rule
     /// (go-webauthn PR #760: an unknown hash failed open); a verifier without that rule falls back to ES256.
+    /// Whether `signature` verifies over `data` with `key` under `algorithm`: §8.2 step 2, §8.3 step 5 and §8.4
+    /// step 2 verify "using the [certificate's] public key ... with the algorithm specified in alg", so an alg of
+    /// another key type or curve than the key's cannot verify (OpenSSL alone would check by the key's own type and
+    /// accept an ECDSA signature labelled RS256; a hunt found this).
+    static func verifies(_ signature: [UInt8], over data: [UInt8], key: PublicKey, algorithm: COSEKey.Algorithm) -> Bool {
+        let fits: Bool
+        switch key.algorithm {
+        case .ec(let curve): fits = curve.coseAlgorithm == algorithm.rawValue
+        case .rsa: fits = COSEKey.Algorithm.rsaFamily.contains(algorithm)
+        case .ed25519: fits = algorithm == .edDSA || algorithm == .ed25519
+        case .ed448: fits = algorithm == .edDSA || algorithm == .ed448
+        }
+        return fits && COSEKey(algorithm: algorithm, publicKey: key).verify(signature, for: data)
+    }
+
     static func statementAlgorithm(_ statement: CBORChecks.FormatMap, policy: Policy) throws -> COSEKey.Algorithm {
         guard let value = statement.entries.first(where: { $0.key == .text("alg") })?.value.intValue else {
             // No algorithm, no signature check (§8.2 step 2): a verifier without that check reads it as ES256.

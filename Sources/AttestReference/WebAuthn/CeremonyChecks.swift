@@ -30,14 +30,19 @@ enum CeremonyChecks {
     /// A clientDataJSON the strict parser refused: when it is a JSON object whose type, challenge or origin is missing
     /// or not a string, the step that reads that member fails (§7.1 steps 7-9, §7.2 steps 10-12), under that
     /// member's rule; anything else is not client data at all (`webauthn.structure`). A verifier without the member's
-    /// rule reads the member as empty and goes on.
+    /// rule reads the member as empty and goes on; one without `webauthn.structure` reads a JSON object it can.
     static func memberByMember(_ bytes: [UInt8], _ error: any Error, policy: Policy) throws -> CollectedClientData {
         guard String(validating: bytes, as: UTF8.self) != nil,
               let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
             throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
         }
         let members: [(key: String, rule: RuleID)] = [("type", .webAuthnType), ("challenge", .webAuthnChallenge), ("origin", .webAuthnOrigin)]
-        guard members.contains(where: { !(object[$0.key] is String) }) else { throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)") }
+        if !members.contains(where: { !(object[$0.key] is String) }) {
+            // Every member is there and a string, yet the strict parser refused: a mistyped optional member, or a
+            // member given twice with different values. A verifier without the check reads it as Foundation's
+            // JSONSerialization does (the last of duplicated names).
+            try policy.require(.webAuthnStructure, false, "\(error)")
+        }
         var values: [String: String] = [:]
         for (key, rule) in members {
             if let text = object[key] as? String {
@@ -61,6 +66,9 @@ enum CeremonyChecks {
         } catch {
             throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "authenticatorData: \(error)")
         }
+        // §6.1: ED says extension data follows; set with nothing after the other fields, the data is not what it says.
+        try policy.require(.webAuthnAuthenticatorData, !data.flags.contains(.extensionData) || data.extensions != nil,
+                           "ED is set but no extension data follows")
         if registration {
             guard data.attestedCredentialData != nil else {
                 throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "AT is clear: no attested credential data")
