@@ -88,7 +88,8 @@ let package = Package(
         // one at a time by scripts/fuzz, and the seed-corpus writer.
         .target(name: "AttestFuzzOracles",
                 dependencies: ["AttestCBOR", "AttestCBORReference", "AttestDER", "AttestCrypto", "CAttestOpenSSL",
-                               "AttestCatalogue", "AttestConformance", "AttestEvidence", "AttestForge", "AttestReference"],
+                               "AttestCatalogue", "AttestConformance", "AttestEvidence", "AttestForge", "AttestReference",
+                               "AttestHunt"],
                 path: "Sources/Fuzz/AttestFuzzOracles"),
         .target(name: "CAttestFuzzSupport", path: "Sources/Fuzz/CAttestFuzzSupport"),
         .executableTarget(name: "fuzz-cbor", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-cbor"),
@@ -101,6 +102,7 @@ let package = Package(
         .executableTarget(name: "fuzz-webauthn", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-webauthn"),
         .executableTarget(name: "fuzz-certificates", dependencies: ["AttestFuzzOracles", "CAttestFuzzSupport"],
                           path: "Sources/Fuzz/fuzz-certificates"),
+        .executableTarget(name: "fuzz-differential", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-differential"),
         .executableTarget(name: "fuzz-corpus", dependencies: ["AttestFuzzOracles"], path: "Sources/Fuzz/fuzz-corpus"),
 
         // Seeded generators, byte mutations and the openssl command line, shared by the tests.

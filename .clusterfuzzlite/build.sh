@@ -12,7 +12,7 @@
 set -eu  # as the shebang says, also when run as `bash build.sh`
 cd "$SRC/attest-harness"
 
-targets=(fuzz-cbor fuzz-der fuzz-x509 fuzz-keydescription fuzz-attestation fuzz-webauthn fuzz-certificates)
+targets=(fuzz-cbor fuzz-der fuzz-x509 fuzz-keydescription fuzz-attestation fuzz-webauthn fuzz-certificates fuzz-differential)
 
 # Writes a zip of every file in folder $1 (flat, sorted names) to $2: zip when installed (OSS-Fuzz images have
 # it), else python3's zipfile.

@@ -4,13 +4,31 @@
 /// Not for secrets: it chooses which byte to flip.
 package struct HuntRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
+    /// Bytes to take the first values from, 8 per value, before the generator (a fuzzer's input steers the choices).
+    private var script: [UInt8] = []
+    private var scriptPosition = 0
 
     package init(seed: UInt64, stream: UInt64) {
         state = seed &* 0x9E37_79B9_7F4A_7C15 ^ stream &+ 0xD1B5_4A32_D192_ED03
         _ = next()
     }
 
+    /// Choices drawn from `script` first (8 bytes, little-endian, per value), then from a generator seeded by its
+    /// length: what fuzz-differential hands libFuzzer, so that coverage guides which mutant is made.
+    package init(script: [UInt8]) {
+        self.init(seed: UInt64(script.count), stream: 0x5C21_97)
+        self.script = script
+    }
+
     package mutating func next() -> UInt64 {
+        if scriptPosition < script.count {
+            var value: UInt64 = 0
+            for offset in 0..<8 where scriptPosition + offset < script.count {
+                value |= UInt64(script[scriptPosition + offset]) << (8 * UInt64(offset))
+            }
+            scriptPosition += 8
+            return value
+        }
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -51,62 +51,9 @@ package struct Hunter: Sendable {
     }
 
     /// Mutant `number` of a hunt seeded `seed`: nil when the mutation drawn does not apply to the baseline drawn.
-    package func mutant(_ number: UInt64, seed: UInt64) -> Mutant? {
-        var random = HuntRandom(seed: seed, stream: number)
-        let baseline = random.pick(baselines)
-        let mutation = random.pick(mutations)
-        let step: Int
-        switch mutation.target {
-        case .registration: step = baseline.lastRegistrationStep
-        case .assertion:
-            guard let last = baseline.lastAssertionStep else { return nil }
-            step = last
-        }
-        let id = "hunt.\(mutation.field.rawValue).\(mutation.kind.rawValue).\(number)"
-        let description = "\(baseline.id) with \(mutation.field.rawValue) mutated (\(mutation.kind.rawValue))"
-        do {
-            switch mutation.application {
-            case .repaired(let apply):
-                var scenario = baseline.scenario
-                guard let size = try apply(&scenario, &random, baseline.forge) else { return nil }
-                let testCase = try baseline.render(scenario, id: id, description: description)
-                return Mutant(index: number, baseline: baseline.id, field: mutation.field, kind: mutation.kind, size: size,
-                              step: step, testCase: testCase)
-            case .raw(let key, let edit):
-                let rendered = try baseline.render(baseline.scenario, id: id, description: description)
-                guard rendered.steps.indices.contains(step), var bytes = rendered.steps[step].inputs[key],
-                      let size = edit(&bytes, &random) else { return nil }
-                var steps = rendered.steps
-                let original = steps[step]
-                var inputs = original.inputs
-                inputs[key] = bytes
-                // The credential's JSON carries the same bytes: a verifier that reads only it must see them too.
-                if let json = inputs[.credentialJSON], let rewritten = Self.credentialJSON(json, member: key, bytes) {
-                    inputs[.credentialJSON] = rewritten
-                }
-                steps[step] = Step(kind: original.kind, inputs: inputs, breaks: original.breaks, time: original.time,
-                                   expectedStatus: original.expectedStatus, either: original.either, repeats: original.repeats)
-                var testCase = Case(id: id, family: rendered.family, rule: nil, description: description, importance: .medium,
-                                    context: rendered.context, steps: steps)
-                testCase.control = rendered.control
-                return Mutant(index: number, baseline: baseline.id, field: mutation.field, kind: mutation.kind, size: size,
-                              step: step, testCase: testCase)
-            }
-        } catch {
-            // A mutation the forge cannot render (a field it refuses to write) is not a mutant.
-            return nil
-        }
-    }
+    package func mutant(_ number: UInt64, seed: UInt64) -> Mutant? { forge.mutant(number, seed: seed) }
 
-    /// `json` (a credential's RegistrationResponseJSON or AuthenticationResponseJSON) with `response.<key>` holding
-    /// the base64url of `bytes`; nil when it has no such member.
-    static func credentialJSON(_ json: [UInt8], member key: InputKey, _ bytes: [UInt8]) -> [UInt8]? {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any],
-              var response = object["response"] as? [String: Any], response[key.rawValue] is String else { return nil }
-        response[key.rawValue] = Base64URL.encode(bytes)
-        object["response"] = response
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map(Array.init)
-    }
+    package var forge: MutantForge { MutantForge(baselines: baselines, mutations: mutations) }
 
     /// Progress as a hunt reports it after each batch.
     package struct Progress: Sendable {
@@ -214,5 +161,79 @@ package struct Hunter: Sendable {
             }
         }
         return results.map { $0 ?? .failure(VerifierFailure.contract("no verdict")) }
+    }
+}
+
+/// Makes mutants from baselines and mutations, without verifiers: what a hunt and fuzz-differential share.
+package struct MutantForge: Sendable {
+    package let baselines: [WebAuthnHuntBaseline]
+    package let mutations: [Mutation]
+
+    package init(baselines: [WebAuthnHuntBaseline], mutations: [Mutation] = WebAuthnMutations.all) {
+        self.baselines = baselines
+        self.mutations = mutations
+    }
+
+    /// Mutant `number` of a hunt seeded `seed`: nil when the mutation drawn does not apply to the baseline drawn.
+    package func mutant(_ number: UInt64, seed: UInt64) -> Mutant? {
+        var random = HuntRandom(seed: seed, stream: number)
+        return mutant(number, drawingFrom: &random)
+    }
+
+    /// The mutant whose baseline, mutation and choices `random` draws, numbered `number`.
+    package func mutant(_ number: UInt64, drawingFrom random: inout HuntRandom) -> Mutant? {
+        let baseline = random.pick(baselines)
+        let mutation = random.pick(mutations)
+        let step: Int
+        switch mutation.target {
+        case .registration: step = baseline.lastRegistrationStep
+        case .assertion:
+            guard let last = baseline.lastAssertionStep else { return nil }
+            step = last
+        }
+        let id = "hunt.\(mutation.field.rawValue).\(mutation.kind.rawValue).\(number)"
+        let description = "\(baseline.id) with \(mutation.field.rawValue) mutated (\(mutation.kind.rawValue))"
+        do {
+            switch mutation.application {
+            case .repaired(let apply):
+                var scenario = baseline.scenario
+                guard let size = try apply(&scenario, &random, baseline.forge) else { return nil }
+                let testCase = try baseline.render(scenario, id: id, description: description)
+                return Mutant(index: number, baseline: baseline.id, field: mutation.field, kind: mutation.kind, size: size,
+                              step: step, testCase: testCase)
+            case .raw(let key, let edit):
+                let rendered = try baseline.render(baseline.scenario, id: id, description: description)
+                guard rendered.steps.indices.contains(step), var bytes = rendered.steps[step].inputs[key],
+                      let size = edit(&bytes, &random) else { return nil }
+                var steps = rendered.steps
+                let original = steps[step]
+                var inputs = original.inputs
+                inputs[key] = bytes
+                // The credential's JSON carries the same bytes: a verifier that reads only it must see them too.
+                if let json = inputs[.credentialJSON], let rewritten = Self.credentialJSON(json, member: key, bytes) {
+                    inputs[.credentialJSON] = rewritten
+                }
+                steps[step] = Step(kind: original.kind, inputs: inputs, breaks: original.breaks, time: original.time,
+                                   expectedStatus: original.expectedStatus, either: original.either, repeats: original.repeats)
+                var testCase = Case(id: id, family: rendered.family, rule: nil, description: description, importance: .medium,
+                                    context: rendered.context, steps: steps)
+                testCase.control = rendered.control
+                return Mutant(index: number, baseline: baseline.id, field: mutation.field, kind: mutation.kind, size: size,
+                              step: step, testCase: testCase)
+            }
+        } catch {
+            // A mutation the forge cannot render (a field it refuses to write) is not a mutant.
+            return nil
+        }
+    }
+
+    /// `json` (a credential's RegistrationResponseJSON or AuthenticationResponseJSON) with `response.<key>` holding
+    /// the base64url of `bytes`; nil when it has no such member.
+    static func credentialJSON(_ json: [UInt8], member key: InputKey, _ bytes: [UInt8]) -> [UInt8]? {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any],
+              var response = object["response"] as? [String: Any], response[key.rawValue] is String else { return nil }
+        response[key.rawValue] = Base64URL.encode(bytes)
+        object["response"] = response
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map(Array.init)
     }
 }

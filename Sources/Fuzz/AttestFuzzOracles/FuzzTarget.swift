@@ -15,6 +15,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case webAuthn = "fuzz-webauthn"
     /// Certificates inside every family's evidence (App Attest, Android, WebAuthn x5c), through the reference verifier.
     case certificates = "fuzz-certificates"
+    /// The hunt's mutations of valid WebAuthn cases: the reference against its single-rule mutants, the parsers
+    /// against libcbor and Foundation.
+    case differential = "fuzz-differential"
 
     /// Checks the target's property on `input`; returns a description of the violation, nil when it holds.
     /// Crashes (traps, out-of-bounds) are bugs the fuzzer reports by themselves.
@@ -27,6 +30,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .attestation: return AttestationOracle.check(input)
         case .webAuthn: return WebAuthnOracle.check(input)
         case .certificates: return CertificateOracle.check(input)
+        case .differential: return DifferentialOracle.check(input)
         }
     }
 

@@ -56,7 +56,8 @@ public enum SeedCorpus {
         let keyDescriptions = extensions.filter { $0.oid == KeyDescription.extensionOID }.map(\.value)
         return [.cbor: unique(cbor), .der: unique(certificates + extensions.map(\.value)), .x509: unique(certificates),
                 .keyDescription: unique(keyDescriptions), .attestation: unique(attestations), .webAuthn: unique(webAuthn),
-                .certificates: unique(CertificateOracle.seeds)]
+                .certificates: unique(CertificateOracle.seeds),
+                .differential: unique(DifferentialOracle.seeds)]
     }
 
     static func unique(_ inputs: [[UInt8]]) -> [[UInt8]] {
