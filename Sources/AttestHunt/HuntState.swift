@@ -44,6 +44,8 @@ package struct HuntState: Hashable, Sendable, Codable {
     /// Per verifier and rule (`coverageKey`): the catalogued cases of that rule the verifier accepts, i.e. whether
     /// the catalogue already catches it there. Filled for the rules clusters suggest.
     package var catalogueCatches: [String: [String]] = [:]
+    /// Set on a state `merge` made: the shards it combines. Such a directory is for reports; it is not resumed.
+    package var mergedShards: [Int]?
 
     package static func coverageKey(verifier: Int, rule: RuleID) -> String { "\(verifier)|\(rule.rawValue)" }
 
@@ -75,6 +77,52 @@ package struct HuntState: Hashable, Sendable, Codable {
         } else {
             droppedClusters += 1
         }
+    }
+
+    /// The shards of one hunt (same profile, verifiers and seed, different shards of the same count) as one state:
+    /// clusters by key with their sightings added and the smaller mutant kept, counts and times added.
+    package static func merge(_ states: [HuntState]) throws -> HuntState {
+        guard let first = states.first else { throw HuntError.otherConfiguration("nothing to merge") }
+        let base = first.configuration
+        for state in states {
+            let other = state.configuration
+            guard other.profile == base.profile, other.verifiers == base.verifiers, other.seed == base.seed, other.shards == base.shards,
+                  state.mergedShards == nil else {
+                throw HuntError.otherConfiguration("shards of one hunt share profile, verifiers, seed and shard count, and are not merged already")
+            }
+        }
+        let shards = states.map(\.configuration.shard)
+        guard Set(shards).count == shards.count else { throw HuntError.otherConfiguration("shard \(shards) given twice") }
+        var merged = HuntState(configuration: Configuration(profile: base.profile, verifiers: base.verifiers, seed: base.seed,
+                                                           shard: 0, shards: 1))
+        merged.mergedShards = shards.sorted()
+        for state in states {
+            merged.mutantsTried += state.mutantsTried
+            merged.agreements += state.agreements
+            merged.inapplicable += state.inapplicable
+            merged.droppedClusters += state.droppedClusters
+            merged.elapsed = max(merged.elapsed, state.elapsed)
+            for (index, seconds) in state.verifierSeconds.enumerated() where index < merged.verifierSeconds.count {
+                merged.verifierSeconds[index] += seconds
+            }
+            merged.excludedBaselines.merge(state.excludedBaselines) { first, _ in first }
+            merged.catalogueCatches.merge(state.catalogueCatches) { first, _ in first }
+            for cluster in state.clusters {
+                if let index = merged.clusters.firstIndex(where: { $0.key == cluster.key }) {
+                    merged.clusters[index].count += cluster.count
+                    if (cluster.mutant.size, cluster.mutant.index) < (merged.clusters[index].mutant.size, merged.clusters[index].mutant.index) {
+                        merged.clusters[index].mutant = cluster.mutant
+                        merged.clusters[index].judgements = cluster.judgements
+                    }
+                } else if merged.clusters.count < clusterCap {
+                    merged.clusters.append(cluster)
+                } else {
+                    merged.droppedClusters += 1
+                }
+            }
+        }
+        merged.clusters.sort { $0.key < $1.key }
+        return merged
     }
 
     package var json: Data {

@@ -12,7 +12,8 @@ enum HuntCommand: Command {
     static let name = "hunt"
     static let abstract = "Mutate valid evidence against several verifiers at once and keep their disagreements as replayable clusters."
     static let usage = "--verifier URI --verifier URI [...] --profile P --out DIR [--time DURATION] [--mutants N] [--seed N] [--shard I/N] [--timeout SECONDS] [--exec-suite N] [--jobs N] [--quiet]\n"
-        + "       attest-harness hunt report DIR [--format markdown|json] [--out FILE]"
+        + "       attest-harness hunt report DIR [--format markdown|json] [--out FILE]\n"
+        + "       attest-harness hunt merge DIR DIR [...] --out DIR"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "A verifier, as run takes it (given twice or more; the reference may be one). Cluster patterns list them in this order."),
         OptionSpec(name: "profile", value: "P", help: "The policy the mutated valid cases come from (a built-in name or a JSON file; its webauthn family is hunted)."),
@@ -30,6 +31,7 @@ enum HuntCommand: Command {
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
         if arguments.positional.first == "report" { return try report(arguments) }
+        if arguments.positional.first == "merge" { return try merge(arguments) }
         try arguments.rejectPositional()
         let names = arguments.all("verifier")
         guard names.count >= 2 else { throw UsageError("hunt compares verifiers: give --verifier at least twice") }
@@ -62,6 +64,7 @@ enum HuntCommand: Command {
             guard saved.configuration == configuration else {
                 throw UsageError("\(out): \(HuntError.otherConfiguration("profile \(saved.configuration.profile), verifiers \(saved.configuration.verifiers.joined(separator: " ")), seed \(saved.configuration.seed), shard \(saved.configuration.shard)/\(saved.configuration.shards)"))")
             }
+            guard saved.mergedShards == nil else { throw UsageError("\(out) holds merged shards, which are for reports; hunt into another --out") }
             state = saved
             Output.note("attest-harness hunt: resuming at mutant \(state.nextIndex) with \(state.clusters.count) clusters\n")
         }
@@ -124,6 +127,36 @@ enum HuntCommand: Command {
         case "json": try Output.write(String(decoding: try report.json(), as: UTF8.self), to: arguments.value("out"))
         case let other: throw UsageError("bad --format \"\(other)\"; expected markdown or json")
         }
+        return 0
+    }
+
+    /// `hunt merge DIR... --out DIR`: the shards of one hunt as one directory (clusters, suites, counts).
+    static func merge(_ arguments: Arguments) throws -> Int32 {
+        let sources = Array(arguments.positional.dropFirst())
+        guard sources.count >= 2 else { throw UsageError("usage: attest-harness hunt merge DIR DIR [...] --out DIR") }
+        let out = try arguments.required("out")
+        var states: [HuntState] = []
+        for source in sources {
+            guard let data = try readIfPresent(URL(fileURLWithPath: source).appendingPathComponent("hunt.json")) else {
+                throw UsageError("\(source) holds no hunt (no hunt.json)")
+            }
+            do {
+                states.append(try HuntState.load(data))
+            } catch {
+                throw UsageError("\(source)/hunt.json: \(error)")
+            }
+        }
+        let merged: HuntState
+        do {
+            merged = try HuntState.merge(states)
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let directory = try Output.directory(out)
+        if try readIfPresent(directory.appendingPathComponent("hunt.json")) != nil { throw UsageError("\(out) already holds a hunt; merge into a new directory") }
+        try Output.writeFile(Array(try merged.json), to: directory.appendingPathComponent("hunt.json"))
+        let report = try writeSuites(merged, profile: try Selection.profile(merged.configuration.profile), directory: directory)
+        try Output.standardOutput(summary(report))
         return 0
     }
 
