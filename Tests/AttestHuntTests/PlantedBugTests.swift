@@ -89,3 +89,33 @@ import Testing
         #expect(differing.count > 40)
     }
 }
+
+/// Shards split one hunt's mutant numbers without overlap, and their merge is the hunt of them all.
+@Suite struct ShardTests {
+    @Test func twoShardsMergeIntoTheHuntOfBoth() async throws {
+        let profile = Profile.webAuthnL3
+        let names = ["builtin:reference", "planted:origin-prefix"]
+        func shard(_ index: Int) async throws -> HuntState {
+            var state = HuntState(configuration: .init(profile: profile.name, verifiers: names, seed: 5, shard: index, shards: 2))
+            let hunter = try await Hunter.prepare(profile: profile, verifiers: [ReferenceVerifier(profile: profile),
+                                                                                PlantedBugTests.PrefixOriginVerifier(profile: profile)], state: &state)
+            try await hunter.run(&state, stop: { $0.mutantsTried >= 300 }, interrupted: { false }, save: { _ in }, progress: { _ in })
+            return state
+        }
+        let first = try await shard(0), second = try await shard(1)
+        let numbers = { (state: HuntState) in Set(state.clusters.map(\.mutant.index)) }
+        #expect(numbers(first).allSatisfy { $0 % 2 == 0 })
+        #expect(numbers(second).allSatisfy { $0 % 2 == 1 })
+        let merged = try HuntState.merge([first, second])
+        #expect(merged.mutantsTried == first.mutantsTried + second.mutantsTried)
+        #expect(merged.mergedShards == [0, 1])
+        let keys = Set(first.clusters.map(\.key)).union(second.clusters.map(\.key))
+        #expect(Set(merged.clusters.map(\.key)) == keys)
+        for cluster in merged.clusters {
+            let parts = (first.clusters + second.clusters).filter { $0.key == cluster.key }
+            #expect(cluster.count == parts.map(\.count).reduce(0, +))
+            #expect(cluster.mutant.size == parts.map(\.mutant.size).min())
+        }
+        #expect(throws: HuntError.self) { try HuntState.merge([first, first]) }
+    }
+}
