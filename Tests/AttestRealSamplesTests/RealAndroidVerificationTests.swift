@@ -150,3 +150,28 @@ extension RealAndroidVerificationTests {
         #expect(throws: DERError.self) { try KeyDescription(der: chain[0].extension(KeyDescription.extensionOID)?.value ?? [], options: .default) }
     }
 }
+
+/// The Sony factory chain judged at a date after its intermediates expired (2026-05-24): every built-in Android
+/// profile refuses it, under chain.validity with a reason that says so. The Google-style profile does too, because
+/// android/keyattestation does: its KeyAttestationCertPathValidator (BasicChecker.verifyValidity,
+/// https://github.com/android/keyattestation/blob/main/src/main/kotlin/provider/KeyAttestationCertPathValidator.kt)
+/// checks the validity of every certificate of the path at the verifier's date except the last one (the key's own,
+/// whose dates the device writes), and the expired ones here are the factory intermediates.
+@Suite struct ExpiredFactoryChainTests {
+    @Test(arguments: BuiltinCatalogue.profiles.filter { $0.families.contains(AndroidFamily.name) }.map(\.name))
+    func afterItsIntermediatesExpiredEveryProfileSaysSo(profileName: String) throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
+        let rules = profile.rules.subtracting(AndroidRules.keyPolicy.map(\.id))
+            .filter { $0.rawValue.hasPrefix("android.") || $0.rawValue.hasPrefix("chain.") }
+            .subtracting([.androidChainAttestationKeyIsCA])
+        #expect(rules.contains(.chainValidity))
+        let verdict = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem",
+                                                               time: "2026-12-03T12:00:00.000Z", rules: Set(rules))
+        #expect(verdict.outcome == .reject && verdict.rule == .chainValidity, "\(verdict)")
+        #expect(verdict.reason?.contains("expired") == true, "\(verdict.reason ?? "")")
+        // At a date inside every intermediate's validity the same profile accepts it (GenuineDeviceChainTests).
+        let then = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem",
+                                                            time: "2021-05-25T16:53:56.000Z", rules: Set(rules))
+        #expect(then == .accept, "\(then)")
+    }
+}

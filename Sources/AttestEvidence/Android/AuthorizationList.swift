@@ -35,16 +35,22 @@ public struct AuthorizationList: Hashable, Sendable {
     public var tagsAscending: Bool { zip(fields, fields.dropFirst()).allSatisfy { $0.tag <= $1.tag } }
 
     /// Tags that appear more than once (read with `allowRepeatedTags`, or forged so), in order of first repetition.
-    /// `self[tag]` reads the first occurrence; android/keyattestation's parser keeps the last.
+    /// `self[tag]` reads the first occurrence, or the last with `readsLastOfRepeated` (as android/keyattestation's
+    /// parser keeps it).
     public var repeatedTags: [UInt64] {
         var seen = Set<UInt64>(), reported = Set<UInt64>(), repeated: [UInt64] = []
         for field in fields where !seen.insert(field.tag).inserted && reported.insert(field.tag).inserted { repeated.append(field.tag) }
         return repeated
     }
 
+    /// Which occurrence of a repeated tag lookups read: the first (false, the default) or the last.
+    public var readsLastOfRepeated = false
+
     public init(_ fields: [Field] = []) { self.fields = fields }
 
-    public subscript(tag: AuthorizationTag) -> Value? { fields.first { $0.tag == tag.rawValue }?.value }
+    public subscript(tag: AuthorizationTag) -> Value? {
+        readsLastOfRepeated ? fields.last { $0.tag == tag.rawValue }?.value : fields.first { $0.tag == tag.rawValue }?.value
+    }
 
     public func integer(_ tag: AuthorizationTag) -> Int64? {
         if case .integer(let value)? = self[tag] { return value }

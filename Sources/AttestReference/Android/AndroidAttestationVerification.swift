@@ -74,7 +74,7 @@ enum AndroidAttestationVerification {
         options.der.allowNonCanonicalBooleans = true
         let description: KeyDescription
         do {
-            description = try KeyDescription(der: extensionValue, options: options)
+            description = reading(try KeyDescription(der: extensionValue, options: options), policy: policy)
         } catch {
             throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "KeyDescription: \(error)")
         }
@@ -184,7 +184,8 @@ enum AndroidAttestationVerification {
     static func checkAttestKey(_ certificate: X509Certificate, options: KeyDescription.Options, policy: Policy) throws {
         let description: KeyDescription
         do {
-            description = try KeyDescription(der: certificate.extension(KeyDescription.extensionOID)?.value ?? [], options: options)
+            description = reading(try KeyDescription(der: certificate.extension(KeyDescription.extensionOID)?.value ?? [], options: options),
+                                  policy: policy)
         } catch {
             throw RuleViolation(rule: .androidKeyDescriptionEncoding, reason: "the attestation key's KeyDescription: \(error)")
         }
@@ -193,6 +194,17 @@ enum AndroidAttestationVerification {
         try policy.require(.androidKeyDescriptionPosition, purposes == [KeyMintValues.purposeAttestKey],
                            "\(certificate.subject) carries a KeyDescription, but its key's purposes \(purposes) are not ATTEST_KEY alone")
         try requireGeneratedInHardware(description, of: "the attestation key's ", policy: policy)
+    }
+
+    /// `description` as a verifier that lets a tag repeat reads it: the last occurrence wins, as in
+    /// android/keyattestation (its parser fills a map tag by tag, so a later value replaces an earlier one). Where
+    /// android.keyDescription.uniqueTags holds, a repeated tag is refused before anything reads it.
+    static func reading(_ description: KeyDescription, policy: Policy) -> KeyDescription {
+        guard !policy.enforces(.androidKeyDescriptionUniqueTags) else { return description }
+        var lenient = description
+        lenient.softwareEnforced.readsLastOfRepeated = true
+        lenient.hardwareEnforced.readsLastOfRepeated = true
+        return lenient
     }
 
     /// android.keyDescription.uniqueTags on both lists of `description` (`owner` prefixes the reason).
