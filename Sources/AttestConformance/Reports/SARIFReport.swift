@@ -106,7 +106,7 @@ struct SARIFReport {
         var help = "\(rule.statement)\n\nLevel: \(rule.level.rawValue). Clause: \(rule.source)."
         if let quote = rule.quote { help += " \"\(quote)\"" }
         if let owner = rule.ownerVerifier { help += "\n\nPlatform owner's verifier: \(owner)" }
-        return [
+        var descriptor: [String: Any] = [
             "id": rule.id.rawValue,
             "shortDescription": ["text": rule.statement],
             "fullDescription": ["text": "[\(rule.level.rawValue)] \(rule.statement) (\(rule.source))"],
@@ -121,6 +121,9 @@ struct SARIFReport {
                 "security-severity": Self.securitySeverity(rule.level),
             ] as [String: Any],
         ]
+        // The clause's public document, where the rule's source names one.
+        if let url = RuleDocumentation.url(forSource: rule.source) { descriptor["helpUri"] = url }
+        return descriptor
     }
 
     /// `security-severity` by level: MUST 8.0 (high), SHOULD 5.0 (medium), POLICY 3.0 (low).
