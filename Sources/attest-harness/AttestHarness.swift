@@ -14,6 +14,7 @@ enum AttestHarness {
                      "USAGE: attest-harness <command> [options]", "       attest-harness --version (-V)", "", "COMMANDS:"]
         let width = commands.map { $0.name.count }.max() ?? 0
         lines += commands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.abstract }
+        lines += ["", "GLOBAL OPTIONS:", "  --no-key-cache  Derive the seed's RSA keys afresh, reading and writing no on-disk key cache (as ATTEST_HARNESS_KEY_CACHE=off)."]
         lines += ["", "See 'attest-harness help <command>' (or '<command> --help') for a command's options.",
                   "Exit status: 0 conformant, 1 findings, 2 usage or harness error."]
         return lines.joined(separator: "\n") + "\n"
@@ -43,6 +44,12 @@ enum AttestHarness {
         }
         arguments.removeFirst()
         guard let command = commands.first(where: { $0.name == first }) else { fail(unknownCommand(first)) }
+        // --no-key-cache, before any `--`, goes with every command: derive keys afresh, reading and writing no cache.
+        let optionsEnd = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        if arguments[..<optionsEnd].contains("--no-key-cache") {
+            arguments = arguments[..<optionsEnd].filter { $0 != "--no-key-cache" } + arguments[optionsEnd...]
+            setenv("ATTEST_HARNESS_KEY_CACHE", "off", 1)
+        }
         do {
             let parsed = try Arguments(arguments, accepting: command.options)
             Output.quiet = parsed.flag("quiet")
