@@ -1,5 +1,6 @@
 import AttestCatalogue
 import AttestConformance
+import AttestEvidence
 import Foundation
 
 /// The triage of a hunt: per cluster, which verifiers accept and refuse, the mutated field against the valid case,
@@ -30,9 +31,10 @@ package struct HuntReport: Sendable {
         let rule = cluster.suggestedRule(verifiers: state.configuration.verifiers)
         let referenceAccepts = zip(state.configuration.verifiers, cluster.judgements).contains { $0 == Cluster.referenceName && $1 == .accepted }
         let breaks = referenceAccepts ? nil : rule
+        let either = isEither(cluster)
         let steps = mutant.testCase.steps.prefix(breaks == nil ? mutant.testCase.steps.count : mutant.step + 1).enumerated().map { index, step in
             Step(kind: step.kind, inputs: step.inputs, breaks: index == mutant.step ? breaks : nil, time: step.time,
-                 expectedStatus: step.expectedStatus, either: step.either, repeats: step.repeats)
+                 expectedStatus: step.expectedStatus, either: step.either || index == mutant.step && either, repeats: step.repeats)
         }
         let verdicts = zip(state.configuration.verifiers, cluster.judgements).map { "\($0) \($1.words)" }.joined(separator: "; ")
         var replay = Case(id: "hunt.\(cluster.key.id)", family: mutant.testCase.family, rule: breaks,
@@ -45,10 +47,23 @@ package struct HuntReport: Sendable {
                            rules: WebAuthnFamily.rules, profiles: [profile], cases: cases)
     }
 
+    /// Whether the specification leaves the cluster's verdict to the relying party: a registration refused under a
+    /// statement or trust rule by a relying party that accepts any attestation (as the catalogue's "either" cases).
+    package func isEither(_ cluster: Cluster) -> Bool {
+        let mutant = cluster.mutant
+        guard let rule = cluster.suggestedRule(verifiers: state.configuration.verifiers),
+              mutant.testCase.steps.indices.contains(mutant.step),
+              mutant.testCase.steps[mutant.step].kind == .webAuthnRegistration else { return false }
+        return WebAuthnFamily.leftToRelyingParty(registrationRule: rule, parameters: mutant.testCase.context.parameters)
+    }
+
     /// Whether the catalogue already catches the cluster's accepting verifiers under its suggested rule.
     package func coverage(_ cluster: Cluster) -> String {
         let verifiers = state.configuration.verifiers
         guard let rule = cluster.suggestedRule(verifiers: verifiers) else { return "no rule named" }
+        if isEither(cluster) {
+            return "either: the relying party accepts any attestation, so \(rule) is its choice (§7.1, the note at its end)"
+        }
         let accepting = cluster.judgements.indices.filter { cluster.judgements[$0] == .accepted }
         guard !accepting.isEmpty else { return "no verifier accepts" }
         let parts = accepting.map { index -> String in

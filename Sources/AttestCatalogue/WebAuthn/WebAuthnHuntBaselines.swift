@@ -47,3 +47,12 @@ extension WebAuthnFamily {
         }
     }
 }
+
+extension WebAuthnFamily {
+    /// Whether refusing a registration under `rule` is the relying party's choice when it is configured by
+    /// `parameters`: one that accepts any attestation (`attestation` none) may treat a credential as unattested
+    /// (the note at the end of §7.1), so a statement or trust rule does not bind it; the ceremony's own rules do.
+    package static func leftToRelyingParty(registrationRule rule: RuleID, parameters: [String: String]) -> Bool {
+        parameters["attestation"] == "none" && !ceremonyRules.contains(rule)
+    }
+}
