@@ -102,3 +102,33 @@ import Testing
         #expect(checked >= 20)
     }
 }
+
+/// Every confirmed library bug in docs/results.md points at the library's own code: the cited file of the pinned
+/// package exists, holds the cited lines, and the cited lines hold the code the entry quotes.
+@Suite struct ConfirmedBugCitationTests {
+    @Test func everyConfirmedBugCitesCodeThatIsThere() throws {
+        let python = try PythonEnvironment.python(venv: ThirdPartyAcceptanceTests.root.appendingPathComponent(".build/adapters-venv"),
+                                                  requirements: ThirdPartyAcceptanceTests.root.appendingPathComponent("scripts/adapters/requirements.txt"))
+        let lib = python.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")
+        let version = try #require(try FileManager.default.contentsOfDirectory(atPath: lib.path).first { $0.hasPrefix("python3") })
+        let packages = lib.appendingPathComponent(version).appendingPathComponent("site-packages")
+        let data = try Data(contentsOf: ThirdPartyAcceptanceTests.root.appendingPathComponent("scripts/adapters/confirmed-bugs.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let bugs = try #require(document["bugs"] as? [[String: String]])
+        #expect(bugs.count >= 5)
+        let results = try String(contentsOf: ThirdPartyAcceptanceTests.root.appendingPathComponent("docs/results.md"), encoding: .utf8)
+        for bug in bugs {
+            let cite = try #require(bug["cite"]), excerpt = try #require(bug["excerpt"])
+            let parts = cite.split(separator: ":")
+            try #require(parts.count == 2, "\(cite) is not FILE:LINE[-LINE]")
+            let range = parts[1].split(separator: "-").compactMap { Int($0) }
+            let first = try #require(range.first), last = range.last ?? first
+            let text = try String(contentsOf: packages.appendingPathComponent(String(parts[0])), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            try #require(first >= 1 && last <= lines.count && first <= last, "\(cite): the file has \(lines.count) lines")
+            let cited = lines[(first - 1)...(last - 1)].joined(separator: "\n")
+            #expect(cited.contains(excerpt), "\(cite) does not hold \"\(excerpt)\"")
+            #expect(results.contains("`\(cite)`"), "docs/results.md does not list \(cite) (run scripts/compare)")
+        }
+    }
+}

@@ -8,6 +8,7 @@ to its caller (adapter.json outOfScope) and formats it lacks (unsupported) are s
 --html FILE also writes the same results as one self-contained page, a column per library (results_html.py)."""
 import fnmatch
 import json
+import os
 import sys
 from collections import defaultdict
 
@@ -64,6 +65,24 @@ def load_report(path):
                  f"(format {report.get('format') if isinstance(report, dict) else None!r}, "
                  f"formatVersion {report.get('formatVersion') if isinstance(report, dict) else None!r})")
     return report
+
+
+def confirmed_bugs(levels):
+    """The findings whose cause was read in the library's code (confirmed-bugs.json), as a list a maintainer can act on."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "confirmed-bugs.json")
+    bugs = json.load(open(path, encoding="utf-8"))["bugs"]
+    out = ["", "## Confirmed library bugs", "",
+           "Findings whose cause was read in the pinned library's own code (`scripts/adapters/confirmed-bugs.json`; the",
+           "citations are checked against the installed packages). *hunt*: first seen by `attest-harness hunt`",
+           "(docs/hunt.md), then made a catalogue case where one now exists.", "",
+           "| library | what | rule (level) | outcome | where | shown by | found by |", "|---|---|---|---|---|---|---|"]
+    for bug in bugs:
+        rule = bug.get("rule")
+        rule_cell = f"`{rule}` ({levels.get(rule, '?')})" if rule else "-"
+        shown = bug["case"] if bug["case"].startswith("hunt cluster") else f"`{bug['case']}`"
+        out.append(f"| {bug['library']} ({bug['package']}) | {bug['what']} | {rule_cell} | {bug['outcome']} | "
+                   f"`{bug['cite']}` | {shown} | {bug['found']} |")
+    return out
 
 
 def main(pairs, html_path=None):
@@ -144,6 +163,7 @@ def main(pairs, html_path=None):
                     else "accept" if first.get("rule") is None else "reject"
                 out.append(f"| `{case_id}` | {expected} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
             out.append("")
+    out += confirmed_bugs(levels)
     print("\n".join(out).rstrip() + "\n")
     if html_path:
         from results_html import render
