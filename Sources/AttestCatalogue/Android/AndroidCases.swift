@@ -208,12 +208,12 @@ public enum AndroidFamily: CatalogueFamily {
             }
         },
         Definition(variant: "root-of-trust-twice", rule: .androidKeyDescriptionUniqueTags, importance: .high,
-                   description: "hardwareEnforced carries RootOfTrust twice, locked then unlocked: a first-wins reader sees a locked bootloader, a last-wins reader (android/keyattestation) an unlocked one.") { scenario, _ in
+                   description: "hardwareEnforced carries RootOfTrust twice, unlocked then locked: a first-wins reader sees an unlocked bootloader, a last-wins reader (android/keyattestation) a locked one, so what the verifier concludes depends on its parser.") { scenario, _ in
             hardware(&scenario) { list in
                 guard let index = list.fields.firstIndex(where: { $0.tag == AuthorizationTag.rootOfTrust.rawValue }),
                       var root = list.rootOfTrust else { return }
                 root.deviceLocked = false
-                list.fields.insert(.init(.rootOfTrust, .rootOfTrust(root)), at: index + 1)
+                list.fields.insert(.init(.rootOfTrust, .rootOfTrust(root)), at: index)
             }
         },
         Definition(variant: "outside-schema", rule: .androidKeyDescriptionKnownTags, importance: .low,

@@ -1187,6 +1187,13 @@ public enum WebAuthnFamily: CatalogueFamily {
                    baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.clientData.type = "abc.def"
         },
+        Definition(variant: "assertion-in-another-member", rule: .webAuthnChallenge, importance: .high,
+                   description: "The assertion's clientDataJSON.challenge is another value and the issued challenge sits in an unknown member after it (a verifier that looks for the challenge anywhere in the JSON text accepts it).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            let issued = scenario.lastAssertion.clientData.challenge
+            scenario.lastAssertion.clientData.challenge = "b3RoZXItY2hhbGxlbmdl"
+            scenario.lastAssertion.clientData.remainder = "\"other\":" + CollectedClientData.ccdString(issued)
+        },
         Definition(variant: "assertion-bit-flipped", rule: .webAuthnChallenge, importance: .critical,
                    description: "The assertion's clientDataJSON.challenge is the issued challenge with its last bit flipped.",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
