@@ -4,21 +4,15 @@ import AttestForge
 
 /// Where in the evidence a mutation acts, as a dotted path from the ceremony down
 /// (`assertion.clientDataJSON.origin`, `registration.attStmt.x5c[0].aaguid`). Clusters are grouped by it.
-package struct FieldPath: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+package struct FieldPath: VocabularyTerm {
     package let rawValue: String
-    package init(rawValue: String) { self.rawValue = rawValue }
     package init(_ rawValue: String) { self.rawValue = rawValue }
-    package var description: String { rawValue }
-    package static func < (lhs: FieldPath, rhs: FieldPath) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// What a mutation does to its field (`append-path`, `bit-flip`, `duplicate-member`). Clusters are grouped by it.
-package struct MutationKind: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+package struct MutationKind: VocabularyTerm {
     package let rawValue: String
-    package init(rawValue: String) { self.rawValue = rawValue }
     package init(_ rawValue: String) { self.rawValue = rawValue }
-    package var description: String { rawValue }
-    package static func < (lhs: MutationKind, rhs: MutationKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Which ceremony of a baseline a mutation changes: the last registration or the last assertion.

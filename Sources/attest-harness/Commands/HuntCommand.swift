@@ -111,15 +111,7 @@ enum HuntCommand: Command {
     static func report(_ arguments: Arguments) throws -> Int32 {
         guard arguments.positional.count == 2 else { throw UsageError("usage: attest-harness hunt report DIR [--format markdown|json] [--out FILE]") }
         let path = arguments.positional[1]
-        guard let data = try readIfPresent(URL(fileURLWithPath: path).appendingPathComponent("hunt.json")) else {
-            throw UsageError("\(path) holds no hunt (no hunt.json)")
-        }
-        let state: HuntState
-        do {
-            state = try HuntState.load(data)
-        } catch {
-            throw UsageError("\(path)/hunt.json: \(error)")
-        }
+        let state = try savedState(in: path)
         let profile = try Selection.profile(state.configuration.profile)
         let report = try writeSuites(state, profile: profile, directory: URL(fileURLWithPath: path, isDirectory: true))
         switch arguments.value("format") ?? "markdown" {
@@ -135,17 +127,7 @@ enum HuntCommand: Command {
         let sources = Array(arguments.positional.dropFirst())
         guard sources.count >= 2 else { throw UsageError("usage: attest-harness hunt merge DIR DIR [...] --out DIR") }
         let out = try arguments.required("out")
-        var states: [HuntState] = []
-        for source in sources {
-            guard let data = try readIfPresent(URL(fileURLWithPath: source).appendingPathComponent("hunt.json")) else {
-                throw UsageError("\(source) holds no hunt (no hunt.json)")
-            }
-            do {
-                states.append(try HuntState.load(data))
-            } catch {
-                throw UsageError("\(source)/hunt.json: \(error)")
-            }
-        }
+        let states = try sources.map(savedState)
         let merged: HuntState
         do {
             merged = try HuntState.merge(states)
@@ -158,6 +140,18 @@ enum HuntCommand: Command {
         let report = try writeSuites(merged, profile: try Selection.profile(merged.configuration.profile), directory: directory)
         try Output.standardOutput(summary(report))
         return 0
+    }
+
+    /// The hunt saved in directory `path` (its hunt.json).
+    static func savedState(in path: String) throws -> HuntState {
+        guard let data = try readIfPresent(URL(fileURLWithPath: path).appendingPathComponent("hunt.json")) else {
+            throw UsageError("\(path) holds no hunt (no hunt.json)")
+        }
+        do {
+            return try HuntState.load(data)
+        } catch {
+            throw UsageError("\(path)/hunt.json: \(error)")
+        }
     }
 
     /// Writes each cluster's replay suite under DIR/clusters and returns the report over them.
