@@ -24,22 +24,33 @@ package struct HuntReport: Sendable {
     }
 
     /// The replay suite of `cluster` (`clusters/ID.json`, the vectors format `run --cases` reads): the valid case
-    /// and the kept mutant, the mutant up to its mutated step. The mutant expects what the reference verifier (or,
-    /// without it, the first verifier that refused) said: a refusal under the suggested rule, or acceptance.
+    /// and the kept mutant. The mutant expects what the reference verifier (or, without it, the first verifier that
+    /// refused) said: a refusal under the suggested rule at the step it refused, with the valid case as its control,
+    /// or acceptance of every step. Steps after that refusal depend on it (an assertion of a credential refused at
+    /// registration): they stay, so a verifier that crashes there still shows it, but their verdicts are not compared.
     package func suite(_ cluster: Cluster, profile: Profile) -> VectorSuite {
         let mutant = cluster.mutant
-        let rule = cluster.suggestedRule(verifiers: state.configuration.verifiers)
-        let referenceAccepts = zip(state.configuration.verifiers, cluster.judgements).contains { $0 == Cluster.referenceName && $1 == .accepted }
-        let breaks = referenceAccepts ? nil : rule
-        let either = isEither(cluster)
-        let steps = mutant.testCase.steps.prefix(breaks == nil ? mutant.testCase.steps.count : mutant.step + 1).enumerated().map { index, step in
-            Step(kind: step.kind, inputs: step.inputs, breaks: index == mutant.step ? breaks : nil, time: step.time,
-                 expectedStatus: step.expectedStatus, either: step.either || index == mutant.step && either, repeats: step.repeats)
+        let verifiers = state.configuration.verifiers
+        let rule = cluster.suggestedRule(verifiers: verifiers)
+        let referenceAccepts = zip(verifiers, cluster.judgements).contains { $0 == Cluster.referenceName && $1 == .accepted }
+        let refusals = zip(verifiers, cluster.judgements).compactMap { name, judgement -> (String, Int)? in
+            guard case .refused(let step, _, _) = judgement else { return nil }
+            return (name, step)
         }
-        let verdicts = zip(state.configuration.verifiers, cluster.judgements).map { "\($0) \($1.words)" }.joined(separator: "; ")
+        let refusedAt = (refusals.first { $0.0 == Cluster.referenceName } ?? refusals.first)?.1
+        let breakingStep = referenceAccepts || rule == nil ? nil : refusedAt
+        let either = isEither(cluster)
+        let steps = mutant.testCase.steps.enumerated().map { index, step in
+            Step(kind: step.kind, inputs: step.inputs, breaks: index == breakingStep ? rule : nil, time: step.time,
+                 expectedStatus: step.expectedStatus,
+                 either: step.either || index == mutant.step && either || breakingStep.map { index > $0 } ?? false,
+                 repeats: step.repeats)
+        }
+        let breaks = breakingStep == nil ? nil : rule
+        let verdicts = zip(verifiers, cluster.judgements).map { "\($0) \($1.words)" }.joined(separator: "; ")
         var replay = Case(id: "hunt.\(cluster.key.id)", family: mutant.testCase.family, rule: breaks,
                           description: "\(mutant.testCase.description), seen \(cluster.count) times: \(verdicts)",
-                          importance: .medium, context: mutant.testCase.context, steps: Array(steps))
+                          importance: .medium, context: mutant.testCase.context, steps: steps)
         replay.control = breaks == nil ? nil : mutant.baseline
         var cases = [replay]
         if breaks != nil, let baseline = baselines[mutant.baseline] { cases.insert(baseline, at: 0) }
