@@ -59,7 +59,7 @@ enum HuntCommand: Command {
         let stateFile = directory.appendingPathComponent("hunt.json")
         let configuration = HuntState.Configuration(profile: profileName, verifiers: names, seed: seed, shard: shard, shards: shards)
         var state = HuntState(configuration: configuration)
-        if let data = try readIfPresent(stateFile) {
+        if let data = try InputFile.readIfPresent(stateFile) {
             let saved = try HuntState.load(data)
             guard saved.configuration == configuration else {
                 throw UsageError("\(out): \(HuntError.otherConfiguration("profile \(saved.configuration.profile), verifiers \(saved.configuration.verifiers.joined(separator: " ")), seed \(saved.configuration.seed), shard \(saved.configuration.shard)/\(saved.configuration.shards)"))")
@@ -135,7 +135,7 @@ enum HuntCommand: Command {
             throw UsageError("\(error)")
         }
         let directory = try Output.directory(out)
-        if try readIfPresent(directory.appendingPathComponent("hunt.json")) != nil { throw UsageError("\(out) already holds a hunt; merge into a new directory") }
+        if try InputFile.readIfPresent(directory.appendingPathComponent("hunt.json")) != nil { throw UsageError("\(out) already holds a hunt; merge into a new directory") }
         try Output.writeFile(Array(try merged.json), to: directory.appendingPathComponent("hunt.json"))
         let report = try writeSuites(merged, profile: try Selection.profile(merged.configuration.profile), directory: directory)
         try Output.standardOutput(summary(report))
@@ -144,7 +144,7 @@ enum HuntCommand: Command {
 
     /// The hunt saved in directory `path` (its hunt.json).
     static func savedState(in path: String) throws -> HuntState {
-        guard let data = try readIfPresent(URL(fileURLWithPath: path).appendingPathComponent("hunt.json")) else {
+        guard let data = try InputFile.readIfPresent(URL(fileURLWithPath: path).appendingPathComponent("hunt.json")) else {
             throw UsageError("\(path) holds no hunt (no hunt.json)")
         }
         do {
@@ -216,15 +216,6 @@ enum HuntCommand: Command {
             throw UsageError("bad --\(name) \"\(text)\": expected \(range.lowerBound) to \(range.upperBound)")
         }
         return value
-    }
-
-    /// The bytes of a regular file at most 256 MiB, not read through a symlink; nil when there is none.
-    static func readIfPresent(_ url: URL) throws -> Data? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError("\(url.path) is not a regular file") }
-        guard info.st_size <= 256 << 20 else { throw UsageError("\(url.path) is larger than a hunt writes") }
-        return try Data(contentsOf: url)
     }
 }
 

@@ -36,7 +36,7 @@ enum RunCommand: Command {
 
     /// The cases of a vectors-format suite file (at most 256 MiB, a regular file).
     static func suiteCases(_ path: String) throws -> [Case] {
-        guard let data = try HuntCommand.readIfPresent(URL(fileURLWithPath: path)) else { throw UsageError("no such suite \(path)") }
+        guard let data = try InputFile.readIfPresent(URL(fileURLWithPath: path)) else { throw UsageError("no such suite \(path)") }
         do {
             return try JSONDecoder.harness.decode(VectorSuite.self, from: data).runnableCases
         } catch let error as DecodingError {
