@@ -159,6 +159,12 @@ import Testing
                 let shown = format == "markdown" ? Self.asRead(rendered.stdout) : rendered.stdout
                 #expect(shown.contains(text), "\(format) lacks \(text)")
             }
+            if format == "html" {
+                // Against a baseline, the page filters by it: a card per state linking to its cases, and each case marked.
+                #expect(rendered.stdout.contains(##"href="#baseline=new" data-filter="baseline=new"><span class="number" id="count-new">5</span>"##))
+                #expect(rendered.stdout.contains(#"<select id="filter-baseline">"#))
+                #expect(rendered.stdout.components(separatedBy: #"data-baseline="new""#).count - 1 == 5)
+            }
         }
     }
 

@@ -1,8 +1,11 @@
 import Foundation
 
-/// One self-contained HTML page (inline style and script, nothing fetched): the summary, a matrix of rules by
-/// verdict, filters by family, level and outcome, and per case its explanation, reproduce commands and decoded
-/// evidence. Every value from the report or the evidence is escaped; the script only toggles visibility.
+/// One self-contained HTML page (inline style and script, nothing fetched) that leads with what failed: the verdict,
+/// summary cards that are filter links, then the cases with findings, crashes, hangs and unconfirmed refusals first
+/// (each with its explanation, reproduce commands and decoded evidence), then the matrix of rules by verdict. Filters
+/// by family, level, outcome, proof and baseline travel in the URL fragment. It reads without horizontal scrolling
+/// down to a 390 px phone: the matrix shows only the outcomes that occur and becomes one block per rule on narrow
+/// screens. Every value from the report or the evidence is escaped; the script only toggles visibility.
 struct HTMLReport {
     let report: RunReport
     let evidence: [String: [EvidenceNode]]
@@ -15,6 +18,9 @@ struct HTMLReport {
     }
 
     static let outcomes = ["pass", "finding", "crash", "hang", "unconfirmed", "masked", "error", "unsupported", "acceptable", "known", "fixed"]
+
+    /// The order cases are listed in: what a reader must act on first, passes last; the catalogue's order within.
+    static let listingOrder = ["finding", "hang", "crash", "unconfirmed", "masked", "error", "known", "fixed", "acceptable", "unsupported", "pass"]
 
     var text: String {
         let groups = RuleGroup.groups(report)
@@ -32,28 +38,15 @@ struct HTMLReport {
         </header>
         """
         html += summary
-        html += "<h2>Rules by verdict</h2>\n<table id=\"matrix\"><thead><tr><th>rule</th><th>level</th><th>cases</th>"
-            + Self.outcomes.map { "<th>\($0)</th>" }.joined() + "<th>statement</th></tr></thead><tbody>\n"
-        for group in groups {
-            var counts: [String: Int] = [:]
-            for result in group.results { counts[Self.outcome(result), default: 0] += 1 }
-            let failing = group.results.contains { $0.status.isFailure && $0.baseline != .known }
-            html += "<tr class=\"rule-row\(failing ? " failing" : "")\" data-rule=\"\(e(group.title))\" data-level=\"\(group.level?.rawValue ?? "valid")\">"
-                + "<td><a href=\"#\" class=\"rule-link\" data-rule=\"\(e(group.title))\"><code>\(e(group.title))</code></a></td>"
-                + "<td>\(group.level?.rawValue ?? "")</td><td>\(group.results.count)</td>"
-                + Self.outcomes.map { outcome in
-                    let count = counts[outcome] ?? 0
-                    return "<td class=\"cell \(count == 0 ? "zero" : outcome)\">\(count == 0 ? "" : String(count))</td>"
-                }.joined()
-                + "<td>\(e(group.statement ?? "valid cases: every conforming verifier accepts them"))</td></tr>\n"
-        }
-        html += "</tbody></table>\n"
+        let failing = report.results.filter { $0.status.isFailure || $0.status.isUnproven }.count
         html += """
-        <h2>Cases</h2>
+        <h2 id="cases-heading">Cases\(failing > 0 ? ", the \(failing) failing or unproven first" : "")</h2>
         <form id="filters" onsubmit="return false">
         <label>family <select id="filter-family"><option value="">all</option>\(families.map { "<option>\(e($0))</option>" }.joined())</select></label>
         <label>level <select id="filter-level"><option value="">all</option>\(RuleLevel.allCases.map { "<option>\($0.rawValue)</option>" }.joined())<option value="valid">valid</option></select></label>
         <label>outcome <select id="filter-outcome"><option value="">all</option><option value="failing">failing</option>\(Self.outcomes.map { "<option>\($0)</option>" }.joined())</select></label>
+        <label>proof <select id="filter-proof"><option value="">all</option>\(CaseResult.Proof.allCases.map { "<option>\($0.rawValue)</option>" }.joined())</select></label>
+        \(report.baseline == nil ? "" : "<label>baseline <select id=\"filter-baseline\"><option value=\"\">all</option><option>new</option><option>known</option><option>fixed</option></select></label>")
         <label>rule <input id="filter-rule" type="search" placeholder="rule or case id"></label>
         <button type="button" id="filter-reset">reset</button>
         <span id="visible-count"></span>
@@ -61,37 +54,73 @@ struct HTMLReport {
         <div id="cases">
 
         """
-        for result in report.results { html += card(result) }
-        html += "</div>\n<script>\(Self.script)</script>\n</body></html>\n"
+        let rank = Dictionary(uniqueKeysWithValues: Self.listingOrder.enumerated().map { ($1, $0) })
+        let listed = report.results.enumerated().sorted { a, b in
+            let (ra, rb) = (rank[Self.outcome(a.element)] ?? rank.count, rank[Self.outcome(b.element)] ?? rank.count)
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map(\.element)
+        for result in listed { html += card(result) }
+        html += "</div>\n"
+        html += matrix(groups)
+        html += "<script>\(Self.script)</script>\n</body></html>\n"
         return html
     }
 
+    /// Rules by verdict, with a column for each outcome that occurs in the run (`data-label` names it in the
+    /// one-block-per-rule layout of narrow screens).
+    private func matrix(_ groups: [RuleGroup]) -> String {
+        let present = Set(report.results.map(Self.outcome))
+        let columns = Self.outcomes.filter(present.contains)
+        var html = "<h2>Rules by verdict</h2>\n<table id=\"matrix\"><thead><tr><th>rule</th><th>level</th><th>cases</th>"
+            + columns.map { "<th>\($0)</th>" }.joined() + "<th>statement</th></tr></thead><tbody>\n"
+        for group in groups {
+            var counts: [String: Int] = [:]
+            for result in group.results { counts[Self.outcome(result), default: 0] += 1 }
+            let failing = group.results.contains { $0.status.isFailure && $0.baseline != .known }
+            html += "<tr class=\"rule-row\(failing ? " failing" : "")\" data-rule=\"\(e(group.title))\" data-level=\"\(group.level?.rawValue ?? "valid")\">"
+                + "<td class=\"rule-id\"><a href=\"#\" class=\"rule-link\" data-rule=\"\(e(group.title))\"><code>\(e(group.title))</code></a></td>"
+                + "<td class=\"rule-level\">\(group.level?.rawValue ?? "")</td><td class=\"rule-count\" data-label=\"cases\">\(group.results.count)</td>"
+                + columns.map { outcome in
+                    let count = counts[outcome] ?? 0
+                    return "<td class=\"cell \(count == 0 ? "zero" : outcome)\" data-label=\"\(outcome)\">\(count == 0 ? "" : String(count))</td>"
+                }.joined()
+                + "<td class=\"statement\">\(e(group.statement ?? "valid cases: every conforming verifier accepts them"))</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    /// The summary cards, each a link to the cases it counts (the same fragment syntax the filters write).
     private var summary: String {
-        var cells: [(String, String, Int)] = [
-            ("cases", "count-cases", report.results.count),
-            ("passed", "count-pass", report.results.filter { $0.status == .pass }.count),
-            ("findings", "count-findings", report.findings.count),
-            ("crashes", "count-crashes", report.crashes.count),
-            ("unconfirmed", "count-unconfirmed", report.unconfirmed.count),
-            ("masked", "count-masked", report.masked.count),
-            ("errors", "count-errors", report.errors.count),
-            ("unsupported", "count-unsupported", report.unsupported.count),
-            ("acceptable", "count-acceptable", report.acceptable.count),
-            ("proven by reason and control", "count-proof-reason-and-control", report.passes(provenBy: .reasonAndControl).count),
-            ("proven by control only", "count-proof-control", report.passes(provenBy: .control).count),
-            ("proven by outcome", "count-proof-outcome", report.passes(provenBy: .outcome).count),
+        var cells: [(label: String, id: String, count: Int, filter: String)] = [
+            ("cases", "count-cases", report.results.count, ""),
+            ("passed", "count-pass", report.results.filter { $0.status == .pass }.count, "outcome=pass"),
+            ("findings", "count-findings", report.findings.count, "outcome=finding"),
+            ("crashes", "count-crashes", report.crashes.count, "outcome=crash"),
+            ("unconfirmed", "count-unconfirmed", report.unconfirmed.count, "outcome=unconfirmed"),
+            ("masked", "count-masked", report.masked.count, "outcome=masked"),
+            ("errors", "count-errors", report.errors.count, "outcome=error"),
+            ("unsupported", "count-unsupported", report.unsupported.count, "outcome=unsupported"),
+            ("acceptable", "count-acceptable", report.acceptable.count, "outcome=acceptable"),
         ]
+        for proof in CaseResult.Proof.allCases {
+            let label = switch proof {
+            case .reasonAndControl: "proven by reason and control"
+            case .control: "proven by control only"
+            case .outcome: "proven by outcome"
+            }
+            cells.append((label, "count-proof-\(proof.rawValue)", report.passes(provenBy: proof).count, "proof=\(proof.rawValue)"))
+        }
         for level in RuleLevel.allCases {
             cells.append(("\(level.rawValue) findings", "count-\(level.rawValue.lowercased())",
-                          report.findings.filter { report.level(of: $0) == level }.count))
+                          report.findings.filter { report.level(of: $0) == level }.count, "level=\(level.rawValue)&outcome=finding"))
         }
         if let baseline = report.baseline {
-            cells += [("new", "count-new", baseline.new.count), ("known", "count-known", baseline.known.count),
-                      ("fixed", "count-fixed", baseline.fixed.count)]
+            cells += [("new", "count-new", baseline.new.count, "baseline=new"), ("known", "count-known", baseline.known.count, "baseline=known"),
+                      ("fixed", "count-fixed", baseline.fixed.count, "baseline=fixed")]
         }
-        return "<section id=\"summary\">" + cells.map { label, id, count in
-            "<div class=\"card\(count == 0 ? " zero" : "")\"><span class=\"number\" id=\"\(id)\">\(count)</span><span class=\"label\">\(e(label))</span></div>"
-        }.joined() + "</section>\n<p class=\"tally\">\(e(report.tally))</p>\n"
+        return "<nav id=\"summary\">" + cells.map { cell in
+            "<a class=\"card\(cell.count == 0 ? " zero" : "")\" href=\"#\(cell.filter)\" data-filter=\"\(cell.filter)\"><span class=\"number\" id=\"\(cell.id)\">\(cell.count)</span><span class=\"label\">\(e(cell.label))</span></a>"
+        }.joined() + "</nav>\n<p class=\"tally\">\(e(report.tally))</p>\n"
             + report.controlNotes.map { "<p class=\"control-note\">\(e($0))</p>\n" }.joined()
     }
 
@@ -118,7 +147,7 @@ struct HTMLReport {
         }
         let expected = result.status == .finding ? " · expected \(e(result.expectedText)), got \(e(result.actualText))" : ""
         return """
-        <details class="case \(outcome)" id="case-\(e(result.caseId))" data-family="\(e(result.family?.rawValue ?? ""))" data-level="\(level)" data-outcome="\(outcome)" data-rule="\(e(result.rule?.rawValue ?? "valid"))" data-id="\(e(result.caseId))"\(result.status.isFailure ? " open" : "")>
+        <details class="case \(outcome)" id="case-\(e(result.caseId))" data-family="\(e(result.family?.rawValue ?? ""))" data-level="\(level)" data-outcome="\(outcome)" data-rule="\(e(result.rule?.rawValue ?? "valid"))" data-id="\(e(result.caseId))" data-proof="\(result.proof?.rawValue ?? "")" data-baseline="\(result.baseline?.rawValue ?? "")"\(result.status.isFailure ? " open" : "")>
         <summary><span class="badge \(outcome)">\(outcome)</span> <code>\(e(result.caseId))</code> <span class="rule">\(e(result.rule?.rawValue ?? "valid"))</span> <span class="level">\(level)</span>\(expected)</summary>
         \(body)
         </details>
@@ -151,12 +180,14 @@ struct HTMLReport {
     }
 
     static let style = """
-    body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#1b1f24;background:#fff}
+    body{font:14px/1.45 system-ui,sans-serif;margin:1em 1.5em;color:#1b1f24;background:#fff;overflow-wrap:anywhere}
+    .tally,.control-note{margin:.4em 0}
     h1{font-size:1.5em;margin:0}h2{font-size:1.15em;margin-top:1.6em}
     .meta{color:#57606a}.verdict{font-weight:bold;font-size:1.1em;padding:.4em .7em;border-radius:4px;display:inline-block}
     .exit0{background:#dafbe1;color:#116329}.exit1{background:#ffebe9;color:#a40e26}.exit2{background:#fff8c5;color:#7d4e00}
-    #summary{display:flex;flex-wrap:wrap;gap:.6em}.card{border:1px solid #d0d7de;border-radius:6px;padding:.5em .9em;min-width:6em}
-    .card .number{display:block;font-size:1.6em;font-weight:bold}.card.zero{opacity:.55}
+    #summary{display:flex;flex-wrap:wrap;gap:.4em}.card{border:1px solid #d0d7de;border-radius:6px;padding:.2em .6em;color:inherit;text-decoration:none}
+    .card:hover,.card:focus{border-color:#0969da;background:#f6f8fa}.card.active{border-color:#0969da;box-shadow:0 0 0 2px #0969da inset}
+    .card .number{font-size:1.25em;font-weight:bold;margin-right:.3em}.card.zero{opacity:.55}
     #count-findings:not(:empty),#count-crashes,#count-must,#count-new{color:#a40e26}.card .label{color:#57606a}
     table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #eaeef2;padding:.25em .5em;text-align:left;vertical-align:top}
     th{position:sticky;top:0;background:#f6f8fa}td.cell{text-align:center;font-weight:bold;min-width:3.5em}
@@ -177,6 +208,12 @@ struct HTMLReport {
     ul.tree{list-style:none;padding-left:1.1em;border-left:1px dotted #d0d7de;margin:.1em 0}
     .key{color:#6639ba;font-family:ui-monospace,monospace}.value{font-family:ui-monospace,monospace;word-break:break-all}
     .hidden{display:none}
+    @media (max-width:700px){body{margin:.6em}#filters{position:static;gap:.5em}.card.zero{display:none}
+    #matrix thead{display:none}#matrix,#matrix tbody,#matrix tr,#matrix td{display:block;width:auto}
+    #matrix tr{border:1px solid #d0d7de;border-radius:6px;margin:.35em 0;padding:.2em .4em}#matrix td{border:0;padding:.1em .2em}
+    #matrix td.cell,#matrix td.rule-count,#matrix td.rule-level{display:inline-block;min-width:0}#matrix td.cell.zero{display:none}
+    #matrix td[data-label]::before{content:attr(data-label) " ";font-weight:normal;color:#57606a}
+    tr.failing td:first-child{border-left:0}tr.failing{border-left:4px solid #cf222e}.badge{min-width:0}}
     """
 
     static let script = """
@@ -185,33 +222,48 @@ struct HTMLReport {
     var rows=[].slice.call(document.querySelectorAll('tr.rule-row'));
     var family=document.getElementById('filter-family'),level=document.getElementById('filter-level');
     var outcome=document.getElementById('filter-outcome'),rule=document.getElementById('filter-rule');
+    var proof=document.getElementById('filter-proof'),baseline=document.getElementById('filter-baseline')||{value:''};
+    var cards=[].slice.call(document.querySelectorAll('a.card'));
     var failing={finding:1,hang:1,crash:1,error:1};
     function apply(){
-      var shown=0,f=family.value,l=level.value,o=outcome.value,r=rule.value.trim().toLowerCase();
+      var shown=0,f=family.value,l=level.value,o=outcome.value,p=proof.value,b=baseline.value,r=rule.value.trim().toLowerCase();
       var rulesShown={};
       // A whole rule id (what a rule link sets) selects that rule alone; other text matches rule or case ids.
       var exact=rows.some(function(row){return row.dataset.rule.toLowerCase()===r;});
       cases.forEach(function(c){
         var d=c.dataset;
         var ok=(!f||d.family===f)&&(!l||d.level===l)&&(!o||(o==='failing'?failing[d.outcome]===1:d.outcome===o))
+          &&(!p||(d.proof===p&&d.outcome==='pass'))&&(!b||d.baseline===b)
           &&(!r||(exact?d.rule.toLowerCase()===r:(d.rule.toLowerCase().indexOf(r)>=0||d.id.toLowerCase().indexOf(r)>=0)));
         c.classList.toggle('hidden',!ok);if(ok){shown++;rulesShown[d.rule]=1;}
       });
       rows.forEach(function(row){row.classList.toggle('hidden',!rulesShown[row.dataset.rule]);});
       document.getElementById('visible-count').textContent=shown+' of '+cases.length+' cases shown';
-      var state=[['family',f],['level',l],['outcome',o],['rule',r]].filter(function(p){return p[1];})
-        .map(function(p){return p[0]+'='+encodeURIComponent(p[1]);}).join('&');
+      var state=[['family',f],['level',l],['outcome',o],['proof',p],['baseline',b],['rule',r]].filter(function(q){return q[1];})
+        .map(function(q){return q[0]+'='+encodeURIComponent(q[1]);}).join('&');
+      cards.forEach(function(c){c.classList.toggle('active',c.dataset.filter===state);});
       if(history.replaceState){history.replaceState(null,'',state?'#'+state:location.pathname+location.search);}
     }
+    var fields={family:family,level:level,outcome:outcome,proof:proof,baseline:baseline,rule:rule};
+    function clear(){Object.keys(fields).forEach(function(k){fields[k].value='';});}
     // The filters survive a reload and travel in a link: report.html#outcome=failing&level=MUST.
-    location.hash.replace(/^#/,'').split('&').forEach(function(pair){
-      var kv=pair.split('='),v='';
-      try{v=decodeURIComponent(kv[1]||'');}catch(err){return;}
-      var el={family:family,level:level,outcome:outcome,rule:rule}[kv[0]];if(el){el.value=v;}
-    });
-    [family,level,outcome].forEach(function(s){s.addEventListener('change',apply);});
+    function read(fragment){
+      clear();
+      fragment.replace(/^#/,'').split('&').forEach(function(pair){
+        var kv=pair.split('='),v='';
+        try{v=decodeURIComponent(kv[1]||'');}catch(err){return;}
+        var el=fields.hasOwnProperty(kv[0])?fields[kv[0]]:null;if(el){el.value=v;}
+      });
+    }
+    read(location.hash);
+    [family,level,outcome,proof,baseline].forEach(function(s){if(s.addEventListener){s.addEventListener('change',apply);}});
     rule.addEventListener('input',apply);
-    document.getElementById('filter-reset').addEventListener('click',function(){family.value='';level.value='';outcome.value='';rule.value='';apply();});
+    document.getElementById('filter-reset').addEventListener('click',function(){clear();apply();});
+    // A summary card shows the cases it counts, the first of them at the top of the list.
+    cards.forEach(function(c){
+      c.addEventListener('click',function(ev){ev.preventDefault();read(c.dataset.filter);apply();
+        document.getElementById('cases-heading').scrollIntoView();});
+    });
     [].slice.call(document.querySelectorAll('a.rule-link')).forEach(function(a){
       a.addEventListener('click',function(ev){ev.preventDefault();rule.value=a.dataset.rule;apply();
         document.getElementById('filters').scrollIntoView();});
