@@ -158,6 +158,17 @@ import Testing
         let runs = Self.sarifRuns(gate.report("attest-harness.sarif"))
         #expect((runs?.first?["results"] as? [Any])?.isEmpty == false, "no SARIF results")
         #expect(gate.text("attest-harness.sarif").contains("appattest.nonce"))
+        // Each SARIF result points at its case's evidence file in the output directory, relative to the working
+        // directory (the repository root code scanning resolves it against), and the file is there.
+        let results = (runs?.first?["results"] as? [[String: Any]]) ?? []
+        let uris = results.compactMap { result in
+            (((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+        }
+        #expect(uris.count == 5 && uris.allSatisfy { $0.hasPrefix("attest-harness-report/attest-harness-evidence/appattest.nonce.") }, "\(uris)")
+        for uri in uris {
+            let text = (try? String(contentsOf: work.appendingPathComponent(uri), encoding: .utf8)) ?? ""
+            #expect(text.contains("decoded evidence:"), "\(uri): \(text.prefix(200))")
+        }
         #expect(gate.text("attest-harness.junit.xml").contains("<failure"))
         #expect(gate.summary.contains("appattest.nonce"), "\(gate.summary.prefix(500))")
     }

@@ -28,10 +28,12 @@ import Testing
     }
 
     /// Runs `executable` with `arguments` and NO_COLOR (plus `environment`), collecting stdout and stderr.
-    static func launch(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    static func launch(_ executable: URL, _ arguments: [String], environment extra: [String: String] = [:],
+                       in directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         process.environment = environment.merging(extra) { _, new in new }

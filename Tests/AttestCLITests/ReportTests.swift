@@ -199,6 +199,14 @@ import Testing
                 #expect(rendered.status == 0, "\(rendered.stderr)")
                 if format == "junit" { junit.append(file) } else { sarif.append(file) }
             }
+            if verifier != "builtin:reference" {
+                // Results located at evidence files (relative URIs without a base) are SARIF too.
+                let file = "\(profile)-\(index).artifacts.sarif"
+                let rendered = try CommandLineTests.launch(CommandLineTests.binary, ["report", out, "--format", "sarif", "--out", file], in: directory)
+                #expect(rendered.status == 0, "\(rendered.stderr)")
+                #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(profile)-\(index).artifacts-evidence").path))
+                sarif.append(directory.appendingPathComponent(file).path)
+            }
         }
         let validation = try CommandLineTests.launch(python, [Self.root.appendingPathComponent("scripts/validate-reports").path,
                                                               "--json-schema", Self.root.appendingPathComponent("docs/report.schema.json").path,
@@ -373,6 +381,84 @@ import Testing
             #expect((location["artifactLocation"] as? [String: Any])?["uriBaseId"] as? String == "ATTEST_HARNESS_CASES")
             #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 1)
         }
+    }
+
+    /// The default beside a relative `--out`: every located result (findings, crashes, unproven, harness errors) points
+    /// at a regular file that exists after the run, whose line 1 names the case and which holds its decoded evidence;
+    /// the same run writes the same bytes. `report` writes the same files from a saved JSON report.
+    @Test func resultsPointAtEvidenceFilesThatExist() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("reports"), withIntermediateDirectories: true)
+        let mutant = "builtin:reference-without:appattest.nonce"
+        var written: [String: Data] = [:]
+        for attempt in 0..<2 {
+            let run = try CommandLineTests.launch(CommandLineTests.binary, ["run", "--verifier", mutant, "--profile", "apple-app-attest", "--format", "sarif",
+                                                                            "--out", "reports/gate.sarif", "--progress", "never"], in: directory)
+            #expect(run.status == 1, "\(run.stderr)")
+            let sarif = try String(contentsOf: directory.appendingPathComponent("reports/gate.sarif"), encoding: .utf8)
+            let pointed = try Self.locations(sarif)
+            #expect(pointed.count == 5)
+            var files: [String: Data] = [:]
+            for location in pointed {
+                let uri = try #require((location["artifactLocation"] as? [String: Any])?["uri"] as? String)
+                #expect(uri.hasPrefix("reports/gate-evidence/appattest.nonce.") && uri.hasSuffix(".txt"), "\(uri)")
+                #expect((location["artifactLocation"] as? [String: Any])?["uriBaseId"] == nil)
+                #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 1)
+                let file = directory.appendingPathComponent(try #require(uri.removingPercentEncoding))
+                let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+                #expect(attributes[.type] as? FileAttributeType == .typeRegular, "\(uri) is a regular file")
+                let text = try String(contentsOf: file, encoding: .utf8)
+                let caseId = String(file.deletingPathExtension().lastPathComponent)
+                #expect(text.hasPrefix("\(caseId): finding under appattest.nonce"), "\(text.prefix(200))")
+                #expect(text.contains("decoded evidence:") && text.contains("X.509 certificate") && text.contains("attest-harness forge --case \(caseId)"))
+                files[uri] = try Data(contentsOf: file)
+            }
+            let listed = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("reports/gate-evidence").path)
+            #expect(listed.count == 5, "one file per located case and nothing else: \(listed)")
+            if attempt == 0 { written = files } else { #expect(files == written, "the same run writes the same evidence files") }
+        }
+
+        // From a saved JSON report, into a directory named on the command line (made with its parents).
+        let saved = try CommandLineTests.launch(CommandLineTests.binary, ["run", "--verifier", mutant, "--profile", "apple-app-attest", "--format", "json",
+                                                                          "--out", "reports/gate.json", "--progress", "never"], in: directory)
+        #expect(saved.status == 1)
+        let rendered = try CommandLineTests.launch(CommandLineTests.binary, ["report", "reports/gate.json", "--format", "sarif",
+                                                                             "--sarif-artifacts", "scan/evidence/", "--out", "/dev/null"], in: directory)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let again = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("scan/evidence").path).sorted()
+        #expect(again == written.keys.map { String($0.split(separator: "/").last ?? "") }.sorted())
+        for name in again {
+            let bytes = try Data(contentsOf: directory.appendingPathComponent("scan/evidence/\(name)"))
+            #expect(bytes == written["reports/gate-evidence/\(name)"], "report writes what run wrote: \(name)")
+        }
+    }
+
+    /// A case id from a hostile suite never names another directory, and a long one still fits a file name.
+    @Test func evidenceFileNamesStayInTheirDirectory() throws {
+        for id in ["../../etc/passwd", "a/b", "..", "", String(repeating: "é", count: 300)] {
+            let name = SARIFArtifacts.fileName(for: id)
+            #expect(!name.contains("/") && name != ".." && name != "." && name.utf8.count <= 255, "\(name)")
+        }
+        #expect(SARIFArtifacts.fileName(for: String(repeating: "a", count: 300)) != SARIFArtifacts.fileName(for: String(repeating: "a", count: 299) + "b"))
+    }
+
+    @Test(arguments: [["--format", "sarif", "--sarif-artifacts", "/tmp/evidence"], ["--format", "sarif", "--sarif-artifacts", "a/../../b"],
+                      ["--format", "json", "--sarif-artifacts", "evidence"], ["--format", "sarif", "--sarif-artifacts", "evidence", "--sarif-location", "a.swift"],
+                      ["--format", "sarif", "--sarif-artifacts", "file.txt"], ["--format", "sarif", "--out", "file-evidence.sarif"]])
+    func anArtifactsDirectoryThatCannotBeIsRefusedBeforeTheRun(arguments: [String]) throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A regular file where the directory would go (named, or the default beside `--out file-evidence.sarif`).
+        try Data("keep".utf8).write(to: directory.appendingPathComponent("file.txt"))
+        try Data("keep".utf8).write(to: directory.appendingPathComponent("file-evidence-evidence"))
+        let result = try CommandLineTests.launch(CommandLineTests.binary, ["run", "--verifier", "builtin:reference-without:appattest.nonce",
+                                                                           "--profile", "apple-app-attest", "--progress", "never"] + arguments, in: directory)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--sarif-artifacts"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["file-evidence-evidence", "file.txt"], "nothing written")
+        #expect(try String(contentsOf: directory.appendingPathComponent("file.txt"), encoding: .utf8) == "keep")
     }
 
     @Test(arguments: [["--format", "sarif", "--sarif-location", "/etc/passwd"], ["--format", "sarif", "--sarif-location", "a/../../b:3"],

@@ -37,13 +37,13 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     /// `color` asks for ANSI colours (console only). Statements, levels and clauses come from `report.rules`.
     /// `sarifLocation`: where SARIF results point (else at the case, under the `ATTEST_HARNESS_CASES` base).
     public func render(_ report: RunReport, evidence: [String: [EvidenceNode]] = [:], color: Bool = false,
-                       sarifLocation: SARIFLocation? = nil) throws -> String {
+                       sarifLocation: SARIFLocation? = nil, sarifArtifacts: SARIFArtifacts? = nil) throws -> String {
         switch self {
         case .console: return ConsoleReport(report: report, color: color).text
         case .json: return String(decoding: try JSONEncoder.harness.encode(report), as: UTF8.self) + "\n"
         case .junit: return JUnitReport(report: report).text
         case .markdown: return MarkdownReport(report: report).text
-        case .sarif: return try SARIFReport(report: report, location: sarifLocation).text
+        case .sarif: return try SARIFReport(report: report, location: sarifLocation, artifacts: sarifArtifacts).text
         case .html: return HTMLReport(report: report, evidence: evidence).text
         }
     }

@@ -15,15 +15,21 @@ public struct SARIFLocation: Hashable, Sendable {
             path = String(text[..<colon])
             line = number
         }
-        guard !path.isEmpty, path.utf8.count <= 1024 else { throw SARIFLocationError("expected PATH[:LINE] with a path of 1 to 1024 bytes") }
+        try Self.checkRelative(path)
+        self.path = path
+        self.line = line
+    }
+
+    /// Refuses what is not a path relative to the repository root: empty or over 1024 bytes, absolute, with a `..`
+    /// segment or a control character.
+    static func checkRelative(_ path: String) throws(SARIFLocationError) {
+        guard !path.isEmpty, path.utf8.count <= 1024 else { throw SARIFLocationError("expected a path of 1 to 1024 bytes") }
         guard !path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
             throw SARIFLocationError("\(path) is not a path relative to the repository root (no leading /, no ..)")
         }
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
             throw SARIFLocationError("the path has a control character")
         }
-        self.path = path
-        self.line = line
     }
 }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// SARIF 2.1.0 (OASIS, https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html), for GitHub code scanning
 /// and other dashboards. Rules carry their statement, level and clause; each failing case is a result located at the
-/// case id (a logical location, and a physical one under the `ATTEST_HARNESS_CASES` base so that dashboards that
-/// require a file have one), with a stable fingerprint. A crash is a failing result like a finding; an unconfirmed or
+/// case id (a logical location) and at a file: the one the user names, else the case's evidence file written beside
+/// the report (`SARIFArtifacts`), else the case under the `ATTEST_HARNESS_CASES` base, with a stable fingerprint. A crash is a failing result like a finding; an unconfirmed or
 /// masked refusal is a `review` result (level `none`): the run backs neither a pass nor a finding. Against a baseline, results say `new` or `unchanged`, and
 /// fixed cases appear as `absent` passes. Harness errors are tool execution notifications: the run did not judge
 /// those cases, and `executionSuccessful` is false when one counts.
@@ -13,6 +13,8 @@ struct SARIFReport {
     let report: RunReport
     /// The file (and line) of the verifier under test every result points at, when the user names one.
     var location: SARIFLocation? = nil
+    /// The evidence files results point at when no `location` is named (`--sarif-artifacts`).
+    var artifacts: SARIFArtifacts? = nil
 
     static let informationURI = "https://github.com/attest-harness/attest-harness"
     /// A pseudo-rule for valid cases refused: every conforming verifier accepts them.
@@ -156,10 +158,11 @@ struct SARIFReport {
         return entry
     }
 
-    /// The file the user named (`--sarif-location`), else the case under `ATTEST_HARNESS_CASES`; always with a
-    /// region, which GitHub code scanning needs to annotate a line.
+    /// The file the user named (`--sarif-location`), else the case's evidence file (`--sarif-artifacts`), else the
+    /// case under `ATTEST_HARNESS_CASES`; always with a region, which GitHub code scanning needs to annotate a line.
     private func location(_ result: CaseResult) -> [String: Any] {
         let artifact: [String: Any] = location.map { ["uri": $0.path.split(separator: "/").map { Self.uriSegment(String($0)) }.joined(separator: "/")] }
+            ?? artifacts.map { ["uri": $0.uri(for: result.caseId)] }
             ?? ["uri": Self.uriSegment(result.family?.rawValue ?? "case") + "/" + Self.uriSegment(result.caseId), "uriBaseId": "ATTEST_HARNESS_CASES"]
         return [
             "physicalLocation": ["artifactLocation": artifact, "region": ["startLine": location?.line ?? 1]] as [String: Any],

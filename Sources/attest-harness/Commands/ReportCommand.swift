@@ -4,16 +4,18 @@ import Foundation
 
 /// `report FILE --format F`: a saved JSON report in another format, so that one run feeds every dashboard (the
 /// GitHub Action renders SARIF, JUnit, HTML and Markdown from one `run --format json`). The HTML page's decoded
-/// evidence is forged again from the report's profile and seed (deterministic), when the profile is known.
+/// evidence (and that of SARIF's evidence files) is forged again from the report's profile and seed (deterministic),
+/// when the profile is known.
 enum ReportCommand: Command {
     static let name = "report"
     static let abstract = "Render a JSON report of `run` in another format (console, json, junit, markdown, sarif, html)."
-    static let usage = "FILE --format FORMAT [--sarif-location PATH[:LINE]] [--out FILE] [--profile P] [--color WHEN] [--quiet]"
+    static let usage = "FILE --format FORMAT [--sarif-location PATH[:LINE] | --sarif-artifacts DIR] [--out FILE] [--profile P] [--color WHEN] [--quiet]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", value: "FORMAT", help: "console, json, junit, markdown, sarif or html."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "sarif-location", value: "PATH[:LINE]", help: "With --format sarif: point every result at this file of the verifier under test (relative to the repository root) and line, for code scanning to annotate (default: the case, under the ATTEST_HARNESS_CASES base, line 1)."),
-        OptionSpec(name: "profile", value: "P", help: "For html: the profile file the run used, when it is not a built-in profile (to forge the evidence shown)."),
+        SARIFEvidenceFiles.option,
+        OptionSpec(name: "profile", value: "P", help: "For html and SARIF evidence files: the profile file the run used, when it is not a built-in profile (to forge the evidence shown)."),
         .color,
         .quiet,
     ]
@@ -29,27 +31,29 @@ enum ReportCommand: Command {
             throw UsageError("\(error)")
         }
         let sarifLocation = try RunCommand.sarifLocation(arguments, format: format)
+        let sarifArtifacts = try SARIFEvidenceFiles.chosen(arguments, format: format, location: sarifLocation)
         let report = try ReportFile.load(path, role: "report")
         var evidence: [String: [EvidenceNode]] = [:]
-        if format == .html {
+        if format == .html || sarifArtifacts != nil {
             let profile = try arguments.value("profile").map(Selection.profile) ?? BuiltinCatalogue.profile(named: report.profile)
             if let profile, profile.name != report.profile {
-                Output.note("attest-harness report: the report ran under profile \(report.profile), not \(profile.name); the page shows no decoded evidence\n")
+                Output.note("attest-harness report: the report ran under profile \(report.profile), not \(profile.name); the \(format == .html ? "page shows" : "evidence files show") no decoded evidence\n")
             } else if let profile {
                 let cases = try Selection.cases(profile: profile, seed: report.seed)
                 if BuiltinCatalogue.version(of: cases, under: profile) == report.catalogue {
                     evidence = EvidenceTree.evidence(for: cases, in: report)
                 } else {
-                    Output.note("attest-harness report: the report's catalogue \(report.catalogue ?? "unrecorded") is not this profile's under this version; the page shows no decoded evidence\n")
+                    Output.note("attest-harness report: the report's catalogue \(report.catalogue ?? "unrecorded") is not this profile's under this version; the \(format == .html ? "page shows" : "evidence files show") no decoded evidence\n")
                 }
             } else {
-                Output.note("attest-harness report: profile \(report.profile) is not built in (pass --profile FILE); the page shows no decoded evidence\n")
+                Output.note("attest-harness report: profile \(report.profile) is not built in (pass --profile FILE); the \(format == .html ? "page shows" : "evidence files show") no decoded evidence\n")
             }
         }
         let wanted = try arguments.color(terminal: Output.colorOnStdout)
         let color = format == .console && arguments.value("out") == nil && wanted
-        try Output.write(try format.render(report, evidence: evidence, color: color, sarifLocation: sarifLocation),
-                         to: arguments.value("out"))
+        let text = try format.render(report, evidence: evidence, color: color, sarifLocation: sarifLocation, sarifArtifacts: sarifArtifacts)
+        if let sarifArtifacts { try SARIFEvidenceFiles.write(sarifArtifacts, report: report, evidence: evidence) }
+        try Output.write(text, to: arguments.value("out"))
         return 0
     }
 }

@@ -7,7 +7,7 @@ import AttestVerifiers
 enum RunCommand: Command {
     static let name = "run"
     static let abstract = "Run the catalogue against a verifier and report findings."
-    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--cases FILE] [--format console|json|junit|markdown|sarif|html [--sarif-location PATH[:LINE]]] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never] [--quiet] [--color auto|always|never]"
+    static let usage = "--verifier URI --profile P [--api MAP [--cacert FILE] [--real-time] [--dry-run]] [--fail-on LIST] [--allow-profile-mismatch] [--filter GLOB] [--cases FILE] [--format console|json|junit|markdown|sarif|html [--sarif-location PATH[:LINE] | --sarif-artifacts DIR]] [--out FILE] [--baseline FILE [--baseline-any-profile]] [--seed N] [--jobs N] [--rate N] [--timeout SECONDS] [--exec-suite N] [--progress auto|always|never] [--quiet] [--color auto|always|never]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "builtin:reference, builtin:reference-without:<rule>, exec:<command> (vectors/exec-contract.md), or http(s)://host:port (our verdict protocol; with --api, the server's own API)."),
         OptionSpec(name: "api", value: "MAP", help: "Drive the server's own routes as the API map MAP describes (docs/api-maps.md; apis/civiq.json, apis/striga.json, apis/fido.json)."),
@@ -22,6 +22,7 @@ enum RunCommand: Command {
         OptionSpec(name: "format", value: "FORMAT", help: "console (default), json (docs/report.schema.json), junit, markdown, sarif (2.1.0) or html (one self-contained file). `attest-harness report` renders a saved JSON report in the others."),
         OptionSpec(name: "out", value: "FILE", help: "Write the report to FILE instead of stdout."),
         OptionSpec(name: "sarif-location", value: "PATH[:LINE]", help: "With --format sarif: point every result at this file of the verifier under test (relative to the repository root) and line, for code scanning to annotate (default: the case, under the ATTEST_HARNESS_CASES base, line 1)."),
+        SARIFEvidenceFiles.option,
         OptionSpec(name: "baseline", value: "FILE", help: "A JSON report of an earlier run under the same profile and catalogue: failures it already had are reported as known and do not fail the run; passes it failed are listed as fixed."),
         OptionSpec(name: "baseline-any-profile", value: nil, help: "Compare with a baseline of another profile or catalogue anyway (else that is a usage error, exit 2)."),
         .quiet,
@@ -78,6 +79,7 @@ enum RunCommand: Command {
         }
         // Checked before any case runs, as every option is.
         let sarifLocation = try Self.sarifLocation(arguments, format: format)
+        let sarifArtifacts = try SARIFEvidenceFiles.chosen(arguments, format: format, location: sarifLocation)
         let colorWanted = try arguments.color(terminal: Output.colorOnStdout)
         let failOn = try arguments.value("fail-on").map { text -> FailureGate in
             switch FailureGate.parse(text) {
@@ -178,9 +180,11 @@ enum RunCommand: Command {
         report = report.boundingVerifierText(to: RunReport.verifierTextLimit)
         if let baseline { report = report.compared(with: baseline) }
         let out = arguments.value("out")
-        let evidence = format == .html ? EvidenceTree.evidence(for: cases, in: report) : [:]
+        let evidence = format == .html || sarifArtifacts != nil ? EvidenceTree.evidence(for: cases, in: report) : [:]
         let color = format == .console && out == nil && colorWanted
-        let text = try format.render(report, evidence: evidence, color: color, sarifLocation: sarifLocation)
+        let text = try format.render(report, evidence: evidence, color: color, sarifLocation: sarifLocation, sarifArtifacts: sarifArtifacts)
+        // The files SARIF results name exist before the SARIF report does.
+        if let sarifArtifacts { try SARIFEvidenceFiles.write(sarifArtifacts, report: report, evidence: evidence) }
         try Output.write(text, to: out)
         // Exit 2 for harness errors says why in one line on stderr, whatever the format and --quiet: the report
         // may be in a file, or JSON nobody reads in a CI log.
