@@ -228,6 +228,36 @@ import Testing
         #expect(gate.report("report.json") == nil, "nothing may run on bad inputs")
     }
 
+    /// Building (no prebuilt binary): the toolchain on PATH is stated and checked before anything is installed or
+    /// built; one too old, or not the swift-version asked for, is exit 2 in one line.
+    @Test(arguments: [
+        ("Swift version 5.10 (swift-5.10-RELEASE)", "", "needs Swift 6.0 or later"),
+        ("swift-driver version: 1.115 Apple Swift version 6.0.3 (swiftlang-6.0.3.1.10 clang-1600.0.30.1)", "6.1", "not the Swift 6.1 asked for"),
+        ("Swift version 6.1 (swift-6.1-RELEASE)", "six", "bad Swift version"),
+        ("no version here", "", "of no version it states"),
+    ])
+    func theToolchainIsCheckedBeforeTheBuild(says: String, wanted: String, named: String) throws {
+        let work = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let bin = work.appendingPathComponent("fake-bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let swift = bin.appendingPathComponent("swift")
+        // A swift that only answers --version and logs any other call (a build must never start).
+        try """
+        #!/bin/bash
+        if [ "$1" = --version ]; then echo "\(says)"; exit 0; fi
+        echo "swift $*" >> "\(work.path)/swift-calls"; exit 1
+        """.write(to: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let gate = try Self.gate(["ATTEST_HARNESS_PROFILE": "apple-app-attest", "ATTEST_HARNESS_BIN": "", "PATH": path,
+                                  "ATTEST_HARNESS_SWIFT_VERSION": wanted], in: work)
+        #expect(gate.status == 2, "\(gate.stderr)")
+        #expect(gate.stderr.contains(named), "\(gate.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("swift-calls").path), "nothing was built")
+        #expect(!gate.stderr.contains("scripts/setup"), "nothing was installed: \(gate.stderr)")
+    }
+
     // MARK: action.yml
 
     /// Names made of `prefix` and the characters in `allowed` that follow it, wherever the prefix occurs.
@@ -249,8 +279,8 @@ import Testing
 
         #expect(action.contains("using: composite"))
         #expect(action.contains("scripts/ci-gate"))
-        #expect(action.contains("uses: github/codeql-action/upload-sarif@v3"))
-        #expect(action.contains("uses: actions/upload-artifact@v4"))
+        #expect(action.contains("uses: github/codeql-action/upload-sarif@"))
+        #expect(action.contains("uses: actions/upload-artifact@"))
 
         // The top-level `inputs:` block: one key per line indented by exactly two spaces, its fields below it.
         let start = try #require(lines.firstIndex(of: "inputs:"), "no top-level inputs: in action.yml")

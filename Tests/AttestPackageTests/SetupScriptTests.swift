@@ -15,7 +15,7 @@ import Testing
     static let formulae = ["openssl@3", "libcbor", "libmicrohttpd", "pkg-config", "python@3", "go"]
     static let openSSL3 = "OpenSSL 3.0.19 1 Jul 2025 (Library: OpenSSL 3.0.19 1 Jul 2025)"
     /// Real tools the script (and bash) may use; none of them is one the scenarios fake or hide.
-    static let realTools = ["bash", "sh", "env", "grep", "cat", "sed", "mkdir", "rm", "tr"]
+    static let realTools = ["bash", "sh", "env", "grep", "cat", "sed", "mkdir", "rm", "tr", "dirname"]
     static let timeout: TimeInterval = 30
 
     /// What the fake system looks like.
@@ -31,6 +31,13 @@ import Testing
         var hasApt = false
         /// A `chromium` on PATH (the HTML report's browser test): no browser is installed then.
         var hasBrowser = true
+        /// Homebrew's keg-only openssl@3 under `brew --prefix openssl@3`: an `openssl` saying OpenSSL 3 in its bin
+        /// and a lib/pkgconfig that the fake pkg-config finds openssl in.
+        var homebrewOpenSSL = true
+        /// `dpkg-query` says every package is installed (else none is).
+        var aptPackagesInstalled = true
+        /// The script's arguments.
+        var arguments: [String] = []
     }
 
     struct Outcome: Sendable {
@@ -87,23 +94,53 @@ import Testing
         Self.expectPrefixedDiagnostics(outcome)
     }
 
-    @Test func macOSWithLibreSSLFirstOnPathExitsTwo() throws {
-        let outcome = try Self.run(Scenario(installedFormulae: Self.formulae, openSSLVersion: "LibreSSL 3.3.6"))
-        #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("OpenSSL 3"))
-        #expect(outcome.stderr.contains("LibreSSL 3.3.6"))
+    /// macOS's LibreSSL first on PATH (a stock Mac with Homebrew): Homebrew's keg-only OpenSSL 3 is found and used,
+    /// not a reason to stop; the user's own shell gets the export to paste.
+    @Test func macOSWithLibreSSLFirstOnPathFindsHomebrewsOpenSSL() throws {
+        let outcome = try Self.run(Scenario(installedFormulae: Self.formulae, pkgConfigFindsOpenSSL: false, openSSLVersion: "LibreSSL 3.3.6"))
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("using Homebrew's OpenSSL 3 in "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains(#"export PATH="$(brew --prefix openssl@3)/bin:$PATH""#))
+        #expect(outcome.stderr.contains(#"export PKG_CONFIG_PATH="$(brew --prefix openssl@3)/lib/pkgconfig:$PKG_CONFIG_PATH""#))
+        #expect(outcome.calls.contains("brew --prefix openssl@3"), "\(outcome.calls)")
         #expect(outcome.brewInstalls.isEmpty)
         #expect(outcome.sudoCalls.isEmpty)
         Self.expectPrefixedDiagnostics(outcome)
     }
 
-    @Test func macOSWhosePkgConfigMissesOpenSSLGetsThePkgConfigPathAdvice() throws {
+    /// LibreSSL first and no OpenSSL 3 in Homebrew's openssl@3 either: exit 2, saying what was found.
+    @Test func macOSWithLibreSSLAndNoUsableHomebrewOpenSSLExitsTwo() throws {
+        let outcome = try Self.run(Scenario(installedFormulae: Self.formulae, openSSLVersion: "LibreSSL 3.3.6", homebrewOpenSSL: false))
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("LibreSSL 3.3.6") && outcome.stderr.contains("OpenSSL 3"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("brew reinstall openssl@3"))
+        Self.expectPrefixedDiagnostics(outcome)
+        // The build alone does not drive the openssl command line: the gate's setup goes on.
+        let build = try Self.run(Scenario(installedFormulae: Self.formulae, openSSLVersion: "LibreSSL 3.3.6", homebrewOpenSSL: false, arguments: ["--build"]))
+        #expect(build.status == 0, "\(build.stderr)")
+    }
+
+    @Test func macOSWhosePkgConfigMissesOpenSSLIsGivenHomebrewsPath() throws {
         let outcome = try Self.run(Scenario(installedFormulae: Self.formulae, pkgConfigFindsOpenSSL: false))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr.contains(#"export PKG_CONFIG_PATH="$(brew --prefix openssl@3)/lib/pkgconfig:$PKG_CONFIG_PATH""#))
+        #expect(!outcome.stderr.contains("export PATH="), "OpenSSL 3 was first on PATH already: \(outcome.stderr)")
         #expect(outcome.calls.contains("pkg-config --exists openssl"), "\(outcome.calls)")
         Self.expectPrefixedDiagnostics(outcome)
+    }
+
+    /// `--build` (the CI gate's and the Action's setup) installs only what the build needs: no browser, Go or Python.
+    @Test func buildOnlyInstallsTheBuildsLibraries() throws {
+        let mac = try Self.run(Scenario(hasBrowser: false, arguments: ["--build"]))
+        #expect(mac.status == 0, "\(mac.stderr)")
+        #expect(mac.brewInstalls == ["brew install openssl@3 libcbor libmicrohttpd pkg-config"], "\(mac.calls)")
+        let debian = try Self.run(Scenario(system: "Linux", hasBrew: false, hasPython3: true, hasApt: true, hasBrowser: false,
+                                           aptPackagesInstalled: false, arguments: ["--build"]))
+        // (The fake sudo fails, so it stops there: what it asked to install is what counts.)
+        #expect(debian.stderr.contains("scripts/setup: installing libssl-dev libcbor-dev libmicrohttpd-dev pkg-config\n"), "\(debian.stderr)")
+        #expect(debian.calls.filter { $0.hasPrefix("dpkg-query") }.count == 4, "\(debian.calls)")
+        let unknown = try Self.run(Scenario(arguments: ["--bogus"]))
+        #expect(unknown.status == 2 && unknown.stderr.contains("--bogus") && unknown.calls.isEmpty, "\(unknown.stderr)")
     }
 
     @Test func linuxWithoutAptNamesThePackagesAndInstallsNothing() throws {
@@ -164,10 +201,18 @@ import Testing
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path]
+        process.arguments = [script.path] + scenario.arguments
         process.currentDirectoryURL = root
         process.environment = ["PATH": "\(fakes.path):\(tools.path)", "HOME": root.path, "LANG": "C",
-                               "FAKE_CALL_LOG": log.path]
+                               "FAKE_CALL_LOG": log.path, "FAKE_BREW_PREFIX": root.appendingPathComponent("brew-openssl").path]
+        if scenario.homebrewOpenSSL {
+            let prefix = root.appendingPathComponent("brew-openssl")
+            try fileManager.createDirectory(at: prefix.appendingPathComponent("lib/pkgconfig"), withIntermediateDirectories: true)
+            try fileManager.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
+            let openssl = prefix.appendingPathComponent("bin/openssl")
+            try "#!/bin/bash\necho \"\(Self.openSSL3)\"\n".write(to: openssl, atomically: true, encoding: .utf8)
+            try fileManager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: openssl.path)
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -212,7 +257,8 @@ import Testing
         try fake("id", #"if [ "${1:-}" = -u ]; then echo 501; else echo "uid=501(tester) gid=20(staff)"; fi"#)
         // sudo logs and fails: brew must never be run through it.
         try fake("sudo", #"echo "sudo $*" >> "$FAKE_CALL_LOG"; exit 1"#)
-        try fake("pkg-config", #"echo "pkg-config $*" >> "$FAKE_CALL_LOG"; exit "# + (scenario.pkgConfigFindsOpenSSL ? "0" : "1"))
+        // pkg-config finds openssl where the scenario says, or in Homebrew's keg once PKG_CONFIG_PATH names it.
+        try fake("pkg-config", #"echo "pkg-config $*" >> "$FAKE_CALL_LOG"; case ":${PKG_CONFIG_PATH:-}:" in *"$FAKE_BREW_PREFIX/lib/pkgconfig"*) [ -d "$FAKE_BREW_PREFIX/lib/pkgconfig" ] && exit 0 ;; esac; exit "# + (scenario.pkgConfigFindsOpenSSL ? "0" : "1"))
         try fake("openssl", #"echo "\#(scenario.openSSLVersion)""#)
         if scenario.hasPython3 {
             try fake("python3", #"echo "Python 3.12.0""#)
@@ -231,14 +277,14 @@ import Testing
                         exit 1
                         ;;
                     --prefix)
-                        echo /opt/homebrew/opt/openssl@3
+                        echo "$FAKE_BREW_PREFIX"
                         ;;
                 esac
                 exit 0
                 """#)
         }
         if scenario.hasApt {
-            try fake("dpkg-query", #"echo "dpkg-query $*" >> "$FAKE_CALL_LOG"; printf 'install ok installed'"#)
+            try fake("dpkg-query", #"echo "dpkg-query $*" >> "$FAKE_CALL_LOG"; printf '\#(scenario.aptPackagesInstalled ? "install ok installed" : "unknown ok not-installed")'"#)
             try fake("apt-get", #"echo "apt-get $*" >> "$FAKE_CALL_LOG"; exit 0"#)
         }
     }
