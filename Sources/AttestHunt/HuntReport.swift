@@ -153,7 +153,7 @@ package struct HuntReport: Sendable {
     }
 
     /// The mutated step's inputs that differ from the valid case's, each as text when it is printable UTF-8, else hex.
-    func diff(_ cluster: Cluster) -> [String] {
+    package func diff(_ cluster: Cluster) -> [String] {
         guard let baseline = baselines[cluster.mutant.baseline], baseline.steps.indices.contains(cluster.mutant.step),
               cluster.mutant.testCase.steps.indices.contains(cluster.mutant.step) else { return ["(the valid case is not at hand)"] }
         let before = baseline.steps[cluster.mutant.step].inputs
@@ -175,7 +175,7 @@ package struct HuntReport: Sendable {
         return hex + (bytes.count > 200 ? "… (\(bytes.count) bytes)" : "")
     }
 
-    func anchor(_ cluster: Cluster) -> String { cluster.key.id.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() }
+    package func anchor(_ cluster: Cluster) -> String { cluster.key.id.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined() }
 
     func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
 }

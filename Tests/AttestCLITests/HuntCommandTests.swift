@@ -33,6 +33,17 @@ import Testing
         let clusters = try #require(document["clusters"] as? [[String: Any]])
         #expect(!clusters.isEmpty)
         #expect(clusters.allSatisfy { ($0["field"] as? String)?.hasSuffix("clientDataJSON.origin") == true })
+        // The triage page: every cluster, each with its decoded evidence against the valid case, the origin shown
+        // as the value that changed.
+        let page = try CommandLineTests.run(["hunt", "report", out, "--format", "html"])
+        #expect(page.status == 0, "\(page.stderr)")
+        for cluster in clusters {
+            let id = try #require(cluster["id"] as? String)
+            #expect(page.stdout.contains("<h3><code>\(id)</code>"), "\(id) has no section")
+        }
+        #expect(page.stdout.components(separatedBy: #"<ul class="tree diff">"#).count - 1 == clusters.count, "one evidence diff per cluster")
+        #expect(page.stdout.contains(#"<span class="key">origin</span> <del class="value">https://"#), "the origin is a changed value")
+        #expect(page.stdout.contains(#"content="default-src 'none'"#) && !page.stdout.contains("<script src"))
         let suite = out + "/" + (try #require(clusters.first?["suite"] as? String))
         let reference = try CommandLineTests.run(["run", "--cases", suite, "--profile", "webauthn-l3", "--verifier", "builtin:reference", "--quiet"])
         #expect(reference.status == 0, "\(reference.stdout)")

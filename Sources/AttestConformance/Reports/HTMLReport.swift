@@ -6,7 +6,7 @@ import Foundation
 /// by family, level, outcome, proof and baseline travel in the URL fragment. It reads without horizontal scrolling
 /// down to a 390 px phone: the matrix shows only the outcomes that occur and becomes one block per rule on narrow
 /// screens. Every value from the report or the evidence is escaped; the script only toggles visibility.
-struct HTMLReport {
+package struct HTMLReport {
     let report: RunReport
     let evidence: [String: [EvidenceNode]]
 
@@ -163,23 +163,9 @@ struct HTMLReport {
     }
 
     /// HTML-escaped text (control characters made visible first), for element content and double-quoted attributes.
-    private func e(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in DisplayText.safe(text) {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    private func e(_ text: String) -> String { HTMLText.escaped(text) }
 
-    static let style = """
+    package static let style = """
     body{font:14px/1.45 system-ui,sans-serif;margin:1em 1.5em;color:#1b1f24;background:#fff;overflow-wrap:anywhere}
     .tally,.control-note{margin:.4em 0}
     h1{font-size:1.5em;margin:0}h2{font-size:1.15em;margin-top:1.6em}

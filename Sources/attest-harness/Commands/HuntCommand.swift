@@ -12,7 +12,7 @@ enum HuntCommand: Command {
     static let name = "hunt"
     static let abstract = "Mutate valid evidence against several verifiers at once and keep their disagreements as replayable clusters."
     static let usage = "--verifier URI --verifier URI [...] --profile P --out DIR [--time DURATION] [--mutants N] [--seed N] [--shard I/N] [--timeout SECONDS] [--exec-suite N] [--jobs N] [--quiet]\n"
-        + "       attest-harness hunt report DIR [--format markdown|json] [--out FILE]\n"
+        + "       attest-harness hunt report DIR [--format markdown|json|html] [--out FILE]\n"
         + "       attest-harness hunt merge DIR DIR [...] --out DIR"
     static let options: [OptionSpec] = [
         OptionSpec(name: "verifier", value: "URI", help: "A verifier, as run takes it (given twice or more; the reference may be one). Cluster patterns list them in this order."),
@@ -25,7 +25,7 @@ enum HuntCommand: Command {
         OptionSpec(name: "timeout", value: "SECONDS", help: "Per-case limit for exec: and http: verifiers; past it the mutant is a hang for that verifier (default 10)."),
         OptionSpec(name: "exec-suite", value: "N", help: "Cases per exec adapter process (default 16: one start-up per batch)."),
         OptionSpec(name: "jobs", value: "N", help: "Cases a one-case-per-call verifier judges at once (default 2)."),
-        OptionSpec(name: "format", value: "FORMAT", help: "With report: markdown (default) or json."),
+        OptionSpec(name: "format", value: "FORMAT", help: "With report: markdown (default), json, or html (a page with each cluster's decoded evidence against the valid case)."),
         .quiet,
     ]
 
@@ -109,7 +109,7 @@ enum HuntCommand: Command {
 
     /// `hunt report DIR`: the triage as Markdown or JSON (stdout or --out), and the replay suites written again.
     static func report(_ arguments: Arguments) throws -> Int32 {
-        guard arguments.positional.count == 2 else { throw UsageError("usage: attest-harness hunt report DIR [--format markdown|json] [--out FILE]") }
+        guard arguments.positional.count == 2 else { throw UsageError("usage: attest-harness hunt report DIR [--format markdown|json|html] [--out FILE]") }
         let path = arguments.positional[1]
         let state = try savedState(in: path)
         let profile = try Selection.profile(state.configuration.profile)
@@ -117,7 +117,8 @@ enum HuntCommand: Command {
         switch arguments.value("format") ?? "markdown" {
         case "markdown": try Output.write(report.markdown(directory: path), to: arguments.value("out"))
         case "json": try Output.write(String(decoding: try report.json(), as: UTF8.self), to: arguments.value("out"))
-        case let other: throw UsageError("bad --format \"\(other)\"; expected markdown or json")
+        case "html": try Output.write(HuntTriagePage(report: report, directory: path).text, to: arguments.value("out"))
+        case let other: throw UsageError("bad --format \"\(other)\"; expected markdown, json or html")
         }
         return 0
     }

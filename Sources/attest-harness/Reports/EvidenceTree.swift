@@ -39,6 +39,12 @@ struct EvidenceTree {
         return nodes
     }
 
+    /// One input decoded on its own (with its own node budget), as the hunt's triage page compares them.
+    static func decoded(_ bytes: [UInt8], label: String) -> EvidenceNode {
+        var tree = EvidenceTree()
+        return tree.decode(bytes, label: label)
+    }
+
     private mutating func node(_ label: String, _ value: String? = nil, children: [EvidenceNode] = []) -> EvidenceNode {
         budget -= 1
         return EvidenceNode(label, value, children: children)
