@@ -23,5 +23,6 @@ class BuildPy(build_py):
         return super().find_package_modules(package, package_dir)
 
 
-setup(cmdclass={"build_py": BuildPy},
+# `license` here, not in pyproject.toml: every setuptools from 61 (offline on Debian 12) to the newest reads it.
+setup(license="Apache-2.0", cmdclass={"build_py": BuildPy},
       options={"build": {"build_base": scratch}, "egg_info": {"egg_base": scratch}})
