@@ -41,6 +41,11 @@ import Testing
         #expect(lines.last == "check-vector-packages: ok: \(expected)", "\(outcome.tail)")
         let python = "decoded \(expected); the exec helper answered as the contract says"
         #expect(lines.contains { $0.hasPrefix("python: attest-harness-vectors ") && $0.hasSuffix(python) }, "\(outcome.tail)")
+        // Built in isolation, and offline with Debian 12's setuptools and with the oldest one pyproject.toml admits.
+        for how in ["(built in isolation with the newest setuptools)", "(offline, no build isolation, setuptools==66.1.1 wheel==0.38.4)",
+                    "(offline, no build isolation, setuptools==61.2.0 wheel==0.38.4)"] {
+            #expect(lines.contains { $0.hasPrefix("python: attest-harness-vectors ") && $0.contains(how) && $0.hasSuffix(python) }, "\(how): \(outcome.tail)")
+        }
         #expect(lines.contains { $0.hasPrefix("go: ") && $0.hasSuffix("a consumer module decoded \(expected)") }, "\(outcome.tail)")
         #expect(lines.contains { $0.hasPrefix("adapters: ") }, "\(outcome.tail)")
     }
