@@ -84,6 +84,10 @@ import Testing
         #expect(suite.contains(#"errors="\#(row.exit == 2 ? 1 : 0)""#), "\(suite)")
         let skipped = (row.state == .known || row.now == .unsupported) ? 1 : 0
         #expect(suite.contains(#"skipped="\#(skipped)""#), "\(suite)")
+        // The root carries the run's totals, the gate's counts as the suites have them.
+        let root = try #require(junit.split(separator: "\n").first { $0.hasPrefix("<testsuites") })
+        #expect(root.contains(#"tests="\#(report.results.count)" failures="\#(row.exit == 1 ? 1 : 0)" errors="\#(row.exit == 2 ? 1 : 0)""#), "\(root)")
+        #expect(root.contains(#"name="attest-harness \#(report.profile)""#), "\(root)")
         #expect(junit.contains("known in the baseline: ") == (row.state == .known))
         #expect(junit.contains("fixed since the baseline: demo.rule.case") == (row.state == .fixed))
 

@@ -1,6 +1,8 @@
 import Foundation
 
-/// JUnit XML, valid against both Jenkins' schema (the xunit plugin's junit-10.xsd) and Ant's JUnit XSD: a bare `<testsuites>` root,
+/// JUnit XML, valid against Jenkins' schema (the xunit plugin's junit-10.xsd) and, but for the root's totals, Ant's JUnit
+/// XSD: a `<testsuites>` root with the run's totals (`name`, `tests`, `failures`, `errors`, `time`: the attributes
+/// Jenkins' schema gives it; Ant's gives it none, so scripts/validate-reports checks Ant's without them),
 /// one `<testsuite>` per rule (with `package`, `id`, `timestamp`, `hostname` and `time`), `<properties>` first and
 /// `<system-out>`/`<system-err>` last, and at most one of `<failure>`, `<error>` or `<skipped>` per test case.
 ///
@@ -14,10 +16,16 @@ struct JUnitReport {
     var text: String {
         let timestamp = Self.timestamp(report.startedAt ?? Date(timeIntervalSince1970: 0))
         let host = escape(report.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost")
-        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#, "<testsuites>"]
-        for (index, group) in RuleGroup.groups(report).enumerated() {
-            let errors = group.results.filter { $0.status == .error && $0.baseline != .known }.count
-            let failures = group.results.filter { ($0.status.isFinding || $0.status == .crash) && $0.baseline != .known }.count
+        let groups = RuleGroup.groups(report)
+        // The totals on the root, as Jenkins' schema allows and GitLab, gotestsum and junitparser read them.
+        let totalFailures = report.results.filter(Self.isFailure).count
+        let totalErrors = report.results.filter(Self.isError).count
+        let totalTime = report.results.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
+        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
+                     #"<testsuites name="attest-harness \#(escape(report.profile))" tests="\#(report.results.count)" failures="\#(totalFailures)" errors="\#(totalErrors)" time="\#(Self.seconds(totalTime))">"#]
+        for (index, group) in groups.enumerated() {
+            let errors = group.results.filter(Self.isError).count
+            let failures = group.results.filter(Self.isFailure).count
             let skipped = group.results.filter { $0.status == .unsupported || $0.status == .acceptable || $0.status.isUnproven || ($0.status.isFailure && $0.baseline == .known) }.count
             let time = group.results.reduce(0) { $0 + ($1.durationSeconds ?? 0) }
             lines.append(#"  <testsuite name="\#(escape(group.title))" package="attest-harness.\#(escape(report.profile))" id="\#(index)" timestamp="\#(timestamp)" hostname="\#(host)" tests="\#(group.results.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)" time="\#(Self.seconds(time))">"#)
@@ -64,6 +72,11 @@ struct JUnitReport {
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// A `<failure>`: a finding, hang or crash the gate counts (not one the baseline already had).
+    static func isFailure(_ result: CaseResult) -> Bool { (result.status.isFinding || result.status == .crash) && result.baseline != .known }
+    /// An `<error>`: a harness error the gate counts.
+    static func isError(_ result: CaseResult) -> Bool { result.status == .error && result.baseline != .known }
 
     /// `2026-12-01T10:00:00`: UTC, without a zone, as Ant's schema demands.
     static func timestamp(_ date: Date) -> String {
