@@ -54,15 +54,16 @@ package struct HuntReport: Sendable {
         replay.control = breaks == nil ? nil : mutant.baseline
         var cases = [replay]
         if breaks != nil, let baseline = baselines[mutant.baseline] { cases.insert(baseline, at: 0) }
-        return VectorSuite(family: WebAuthnFamily.name, seed: state.configuration.seed, stepKinds: WebAuthnFamily.stepKinds,
-                           rules: WebAuthnFamily.rules, profiles: [profile], cases: cases)
+        let family = BuiltinCatalogue.families.first { $0.name == mutant.testCase.family }
+        return VectorSuite(family: mutant.testCase.family, seed: state.configuration.seed, stepKinds: family?.stepKinds ?? [:],
+                           rules: family?.rules ?? Array(rules.values), profiles: [profile], cases: cases)
     }
 
     /// Whether the specification leaves the cluster's verdict to the relying party: a registration refused under a
     /// statement or trust rule by a relying party that accepts any attestation (as the catalogue's "either" cases).
     package func isEither(_ cluster: Cluster) -> Bool {
         let mutant = cluster.mutant
-        guard let rule = cluster.suggestedRule(verifiers: state.configuration.verifiers),
+        guard mutant.testCase.family == WebAuthnFamily.name, let rule = cluster.suggestedRule(verifiers: state.configuration.verifiers),
               mutant.testCase.steps.indices.contains(mutant.step),
               mutant.testCase.steps[mutant.step].kind == .webAuthnRegistration else { return false }
         return WebAuthnFamily.leftToRelyingParty(registrationRule: rule, parameters: mutant.testCase.context.parameters)

@@ -9,13 +9,12 @@ import Foundation
 /// cases every verifier accepts are mutated one field at a time, each mutant goes to every verifier, and mutants the
 /// verifiers disagree on are kept as clusters.
 ///
-/// Only WebAuthn evidence is mutated so far (the families adapters exist for first); a profile without the webauthn
-/// family has no baselines.
+/// The families mutated so far are WebAuthn and App Attest (`HuntFamily.names`); a profile with neither has no
+/// baselines.
 package struct Hunter: Sendable {
     package let profile: Profile
     package let verifiers: [any AttestationVerifier]
-    package let baselines: [WebAuthnHuntBaseline]
-    package let mutations: [Mutation]
+    package let forge: MutantForge
     /// Mutants judged together: one exec adapter suite, one task group per verifier.
     package let batchSize: Int
     /// Cases judged at once by a verifier that takes one case per call.
@@ -24,15 +23,12 @@ package struct Hunter: Sendable {
     /// The valid cases of `profile` that every verifier accepts; the others are recorded in `state` as excluded.
     package static func prepare(profile: Profile, verifiers: [any AttestationVerifier], state: inout HuntState,
                                 batchSize: Int = 16, jobs: Int = 2) async throws -> Hunter {
-        guard profile.families.contains(WebAuthnFamily.name) else {
-            throw HuntError.noBaselines("profile \(profile.name) has no webauthn family, the only one a hunt mutates so far")
+        let families = try HuntFamily.all(for: profile, seed: state.configuration.seed)
+        guard !families.isEmpty else {
+            throw HuntError.noBaselines("profile \(profile.name) has none of the families a hunt mutates so far (\(HuntFamily.names.map(\.rawValue).joined(separator: ", ")))")
         }
-        let all = try WebAuthnFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(state.configuration.seed))
-        var cases: [Case] = []
-        for baseline in all {
-            cases.append(try baseline.render(baseline.scenario, id: baseline.id, description: "baseline"))
-        }
-        var accepted = Set(all.map(\.id))
+        let cases = families.flatMap(\.baselineCases)
+        var accepted = Set(cases.map(\.id))
         for (index, verifier) in verifiers.enumerated() {
             let results = await judge(cases, with: verifier, profile: profile, jobs: jobs)
             for (testCase, result) in zip(cases, results) {
@@ -42,18 +38,15 @@ package struct Hunter: Sendable {
                 }
             }
         }
-        let baselines = all.filter { accepted.contains($0.id) }
-        guard !baselines.isEmpty else {
+        let forge = MutantForge(families: families.map { $0.keeping(accepted) })
+        guard forge.baselineCount > 0 else {
             throw HuntError.noBaselines(state.excludedBaselines.sorted { $0.key < $1.key }.prefix(3).map { "\($0.key): \($0.value)" }.joined(separator: "; "))
         }
-        return Hunter(profile: profile, verifiers: verifiers, baselines: baselines, mutations: WebAuthnMutations.all,
-                      batchSize: batchSize, jobs: jobs)
+        return Hunter(profile: profile, verifiers: verifiers, forge: forge, batchSize: batchSize, jobs: jobs)
     }
 
     /// Mutant `number` of a hunt seeded `seed`: nil when the mutation drawn does not apply to the baseline drawn.
     package func mutant(_ number: UInt64, seed: UInt64) -> Mutant? { forge.mutant(number, seed: seed) }
-
-    package var forge: MutantForge { MutantForge(baselines: baselines, mutations: mutations) }
 
     /// Progress as a hunt reports it after each batch.
     package struct Progress: Sendable {
@@ -164,15 +157,22 @@ package struct Hunter: Sendable {
     }
 }
 
-/// Makes mutants from baselines and mutations, without verifiers: what a hunt and fuzz-differential share.
+/// Makes mutants from the families' baselines and mutations, without verifiers: what a hunt and fuzz-differential
+/// share. A draw picks one baseline among all families' (uniformly), then one of its family's mutations.
 package struct MutantForge: Sendable {
-    package let baselines: [WebAuthnHuntBaseline]
-    package let mutations: [Mutation]
+    package let families: [HuntFamily]
+    /// Every baseline as (family, index in it), in family order.
+    private let entries: [(family: Int, baseline: Int)]
 
-    package init(baselines: [WebAuthnHuntBaseline], mutations: [Mutation] = WebAuthnMutations.all) {
-        self.baselines = baselines
-        self.mutations = mutations
+    package init(families: [HuntFamily]) {
+        self.families = families
+        entries = families.enumerated().flatMap { index, family in family.baselineCases.indices.map { (index, $0) } }
     }
+
+    package var baselineCount: Int { entries.count }
+    package var mutationCount: Int { families.reduce(0) { $0 + $1.mutationCount } }
+    /// The valid cases, every family's.
+    package var baselineCases: [Case] { families.flatMap(\.baselineCases) }
 
     /// Mutant `number` of a hunt seeded `seed`: nil when the mutation drawn does not apply to the baseline drawn.
     package func mutant(_ number: UInt64, seed: UInt64) -> Mutant? {
@@ -182,49 +182,12 @@ package struct MutantForge: Sendable {
 
     /// The mutant whose baseline, mutation and choices `random` draws, numbered `number`.
     package func mutant(_ number: UInt64, drawingFrom random: inout HuntRandom) -> Mutant? {
-        let baseline = random.pick(baselines)
-        let mutation = random.pick(mutations)
-        let step: Int
-        switch mutation.target {
-        case .registration: step = baseline.lastRegistrationStep
-        case .assertion:
-            guard let last = baseline.lastAssertionStep else { return nil }
-            step = last
-        }
-        let id = "hunt.\(mutation.field.rawValue).\(mutation.kind.rawValue).\(number)"
-        let description = "\(baseline.id) with \(mutation.field.rawValue) mutated (\(mutation.kind.rawValue))"
-        do {
-            switch mutation.application {
-            case .repaired(let apply):
-                var scenario = baseline.scenario
-                guard let size = try apply(&scenario, &random, baseline.forge) else { return nil }
-                let testCase = try baseline.render(scenario, id: id, description: description)
-                return Mutant(index: number, baseline: baseline.id, field: mutation.field, kind: mutation.kind, size: size,
-                              step: step, testCase: testCase)
-            case .raw(let key, let edit):
-                let rendered = try baseline.render(baseline.scenario, id: id, description: description)
-                guard rendered.steps.indices.contains(step), var bytes = rendered.steps[step].inputs[key],
-                      let size = edit(&bytes, &random) else { return nil }
-                var steps = rendered.steps
-                let original = steps[step]
-                var inputs = original.inputs
-                inputs[key] = bytes
-                // The credential's JSON carries the same bytes: a verifier that reads only it must see them too.
-                if let json = inputs[.credentialJSON], let rewritten = Self.credentialJSON(json, member: key, bytes) {
-                    inputs[.credentialJSON] = rewritten
-                }
-                steps[step] = Step(kind: original.kind, inputs: inputs, breaks: original.breaks, time: original.time,
-                                   expectedStatus: original.expectedStatus, either: original.either, repeats: original.repeats)
-                var testCase = Case(id: id, family: rendered.family, rule: nil, description: description, importance: .medium,
-                                    context: rendered.context, steps: steps)
-                testCase.control = rendered.control
-                return Mutant(index: number, baseline: baseline.id, field: mutation.field, kind: mutation.kind, size: size,
-                              step: step, testCase: testCase)
-            }
-        } catch {
-            // A mutation the forge cannot render (a field it refuses to write) is not a mutant.
-            return nil
-        }
+        guard !entries.isEmpty else { return nil }
+        let entry = random.pick(entries)
+        let family = families[entry.family]
+        guard family.mutationCount > 0 else { return nil }
+        let mutation = random.index(family.mutationCount)
+        return family.mutant(baseline: entry.baseline, mutation: mutation, number: number, random: &random)
     }
 
     /// `json` (a credential's RegistrationResponseJSON or AuthenticationResponseJSON) with `response.<key>` holding

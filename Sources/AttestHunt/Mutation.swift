@@ -15,9 +15,10 @@ package struct MutationKind: VocabularyTerm {
     package init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
-/// Which ceremony of a baseline a mutation changes: the last registration or the last assertion.
+/// Which ceremony of a baseline a mutation changes: the last registration (WebAuthn), the attestation (App Attest) or
+/// the last assertion (either). The family's baseline says which step renders it, or that it has none.
 package enum MutationTarget: String, Hashable, Sendable, Codable {
-    case registration, assertion
+    case registration, attestation, assertion
 }
 
 /// One structure-aware mutation: a field, a kind, and how to apply it.
@@ -27,10 +28,11 @@ package enum MutationTarget: String, Hashable, Sendable, Codable {
 ///   over the changed field (a changed origin is still signed by the credential key).
 /// - `raw`: changes one rendered input's bytes after rendering, nothing repaired (a parser's view).
 /// Either returns the size of its change in bytes (what minimisation compares), or nil when it does not apply to
-/// this baseline (no packed statement to edit, say).
-package struct Mutation: Sendable {
+/// this baseline (no packed statement to edit, say). A family's mutations are data over its own scenario and forge
+/// (`WebAuthnMutations`, `AppAttestMutations`); `HuntFamily` runs any family's the same way.
+package struct Mutation<Scenario: Sendable, Forge: Sendable>: Sendable {
     package enum Application: Sendable {
-        case repaired(@Sendable (inout WebAuthnScenario, inout HuntRandom, WebAuthnForge) throws -> Int?)
+        case repaired(@Sendable (inout Scenario, inout HuntRandom, Forge) throws -> Int?)
         case raw(InputKey, @Sendable (inout [UInt8], inout HuntRandom) -> Int?)
     }
 
@@ -46,3 +48,8 @@ package struct Mutation: Sendable {
         self.application = application
     }
 }
+
+/// A WebAuthn mutation: over the scenario before rendering, repaired by the WebAuthn forge.
+package typealias WebAuthnMutation = Mutation<WebAuthnScenario, WebAuthnForge>
+/// An App Attest mutation: over the attestation and assertions before rendering, repaired by the App Attest forge.
+package typealias AppAttestMutation = Mutation<AppAttestScenario, AppAttestForge>

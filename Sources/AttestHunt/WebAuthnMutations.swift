@@ -11,7 +11,7 @@ import Foundation
 /// or a raw byte edit of a rendered input; the catalogue's malformations reappear here as kinds, so a hunt also
 /// tries them on baselines the catalogue never combined them with.
 package enum WebAuthnMutations {
-    package static var all: [Mutation] {
+    package static var all: [WebAuthnMutation] {
         clientData(.registration) + clientData(.assertion) + authenticatorData(.registration) + authenticatorData(.assertion)
             + assertionSignature + credentialJSON(.registration) + credentialJSON(.assertion) + packedStatement + credentialKey
             + raw
@@ -107,15 +107,15 @@ package enum WebAuthnMutations {
         }
     }
 
-    static func clientData(_ target: MutationTarget) -> [Mutation] {
-        var mutations: [Mutation] = []
+    static func clientData(_ target: MutationTarget) -> [WebAuthnMutation] {
+        var mutations: [WebAuthnMutation] = []
         let members: [(field: ClientDataMember, edits: [Named<StringEdit>])] = [
             (.origin, originEdits), (.challenge, challengeEdits), (.type, typeEdits),
         ]
         for (field, edits) in members {
             for named in edits {
                 let edit = named.edit
-                mutations.append(Mutation(target, "clientDataJSON.\(field.rawValue)", named.kind, .repaired { scenario, random, _ in
+                mutations.append(WebAuthnMutation(target, "clientDataJSON.\(field.rawValue)", named.kind, .repaired { scenario, random, _ in
                     scenario.editClientData(target) { clientData in
                         let old = field.value(of: clientData)
                         guard let new = edit(old, &random), new != old else { return nil }
@@ -126,13 +126,13 @@ package enum WebAuthnMutations {
             }
         }
         mutations += [
-            Mutation(target, "clientDataJSON.crossOrigin", "true", .repaired { scenario, _, _ in
+            WebAuthnMutation(target, "clientDataJSON.crossOrigin", "true", .repaired { scenario, _, _ in
                 scenario.editClientData(target) { $0.crossOrigin == true ? nil : { $0.crossOrigin = true; return 1 }(&$0) }
             }),
-            Mutation(target, "clientDataJSON.crossOrigin", "absent", .repaired { scenario, _, _ in
+            WebAuthnMutation(target, "clientDataJSON.crossOrigin", "absent", .repaired { scenario, _, _ in
                 scenario.editClientData(target) { $0.crossOrigin == nil ? nil : { $0.crossOrigin = nil; return 1 }(&$0) }
             }),
-            Mutation(target, "clientDataJSON.topOrigin", "present", .repaired { scenario, random, _ in
+            WebAuthnMutation(target, "clientDataJSON.topOrigin", "present", .repaired { scenario, random, _ in
                 scenario.editClientData(target) { clientData in
                     clientData.topOrigin = random.pick([clientData.origin, "https://evil.test", clientData.origin + "/x"])
                     return 1
@@ -140,14 +140,14 @@ package enum WebAuthnMutations {
             }),
             // Members after the fixed ones: an unknown one (§5.8.1: to be ignored), or a second copy of a fixed
             // one whose value differs, so that first-wins and last-wins parsers disagree.
-            Mutation(target, "clientDataJSON", "unknown-member", .repaired { scenario, random, _ in
+            WebAuthnMutation(target, "clientDataJSON", "unknown-member", .repaired { scenario, random, _ in
                 scenario.editClientData(target) { clientData in
                     let member = random.pick(["\"other\":1", "\"tokenBinding\":{\"status\":\"present\",\"id\":\"AA\"}", "\"extra\":\"\""])
                     clientData.remainder = member
                     return member.utf8.count
                 }
             }),
-            Mutation(target, "clientDataJSON", "duplicate-member", .repaired { scenario, random, _ in
+            WebAuthnMutation(target, "clientDataJSON", "duplicate-member", .repaired { scenario, random, _ in
                 scenario.editClientData(target) { clientData in
                     let name = random.pick(["type", "challenge", "origin"])
                     let value = random.pick(["\"AAAA\"", "\"https://evil.test\"", "\"webauthn.create\"", "\"webauthn.get\""])
@@ -165,9 +165,9 @@ package enum WebAuthnMutations {
         ("UP", 0x01), ("RFU1", 0x02), ("UV", 0x04), ("BE", 0x08), ("BS", 0x10), ("RFU2", 0x20), ("AT", 0x40), ("ED", 0x80),
     ]
 
-    static func authenticatorData(_ target: MutationTarget) -> [Mutation] {
+    static func authenticatorData(_ target: MutationTarget) -> [WebAuthnMutation] {
         var mutations = flagBits.map { name, bit in
-            Mutation(target, "authenticatorData.flags.\(name)", "toggle", .repaired { scenario, _, _ in
+            WebAuthnMutation(target, "authenticatorData.flags.\(name)", "toggle", .repaired { scenario, _, _ in
                 scenario.editAuthenticatorData(target) { flags, _, _, _ in
                     flags = AuthenticatorData.Flags(rawValue: flags.rawValue ^ bit)
                     return 1
@@ -175,20 +175,20 @@ package enum WebAuthnMutations {
             })
         }
         mutations += [
-            Mutation(target, "authenticatorData.signCount", "value", .repaired { scenario, random, _ in
+            WebAuthnMutation(target, "authenticatorData.signCount", "value", .repaired { scenario, random, _ in
                 scenario.editAuthenticatorData(target) { _, signCount, _, _ in
                     let old = signCount
                     signCount = random.pick([0, 1, old &- 1, old &+ 1, UInt32.max, 0x8000_0000])
                     return signCount == old ? nil : 4
                 }
             }),
-            Mutation(target, "authenticatorData.rpIdHash", "bit-flip", .repaired { scenario, random, _ in
+            WebAuthnMutation(target, "authenticatorData.rpIdHash", "bit-flip", .repaired { scenario, random, _ in
                 scenario.editAuthenticatorData(target) { _, _, rpIdHash, _ in
                     rpIdHash[random.index(rpIdHash.count)] ^= UInt8(1) << UInt8(random.index(8))
                     return 1
                 }
             }),
-            Mutation(target, "authenticatorData", "trailing-bytes", .repaired { scenario, random, _ in
+            WebAuthnMutation(target, "authenticatorData", "trailing-bytes", .repaired { scenario, random, _ in
                 scenario.editAuthenticatorData(target) { _, _, _, suffix in
                     let added: [UInt8] = random.pick([[0x00], [0xA0], [0xA1, 0x61, 0x78, 0x01], [0xFF, 0xFF]])
                     suffix += added
@@ -234,9 +234,9 @@ package enum WebAuthnMutations {
         },
     ]
 
-    static let assertionSignature: [Mutation] = signatureEdits.map { named in
+    static let assertionSignature: [WebAuthnMutation] = signatureEdits.map { named in
         let edit = named.edit
-        return Mutation(.assertion, "signature", named.kind, .repaired { scenario, _, _ in
+        return WebAuthnMutation(.assertion, "signature", named.kind, .repaired { scenario, _, _ in
             guard !scenario.assertions.isEmpty, case .ec = scenario.lastAssertion.signingKey.publicKey.algorithm else { return nil }
             scenario.lastAssertion.signatureEncoding = { der in
                 guard let value = try? ECDSASignatureValue(der: der), !value.r.isEmpty, let edited = edit(value, der) else { return der }
@@ -248,7 +248,7 @@ package enum WebAuthnMutations {
 
     // MARK: - The credential's JSON envelope
 
-    static func credentialJSON(_ target: MutationTarget) -> [Mutation] {
+    static func credentialJSON(_ target: MutationTarget) -> [WebAuthnMutation] {
         typealias Edit = @Sendable (inout CredentialJSON.Members, inout HuntRandom) -> Int?
         let edits: [(field: String, kind: String, edit: Edit)] = [
             ("id", "absent", { members, _ in members.removeValue(forKey: "id") == nil ? nil : 1 }),
@@ -274,7 +274,7 @@ package enum WebAuthnMutations {
             ("", "unknown-member", { members, _ in members["x-unknown"] = .text("1"); return 1 }),
         ]
         return edits.map { field, kind, edit in
-            Mutation(target, field.isEmpty ? "credentialJSON" : "credentialJSON.\(field)", kind, .repaired { scenario, random, _ in
+            WebAuthnMutation(target, field.isEmpty ? "credentialJSON" : "credentialJSON.\(field)", kind, .repaired { scenario, random, _ in
                 // The edit draws its choices from a copy of the state now, so rendering gives the same mutant.
                 let frozen = random
                 _ = random.next()
@@ -283,6 +283,7 @@ package enum WebAuthnMutations {
                     _ = edit(&members, &local)
                 }
                 switch target {
+                case .attestation: return nil
                 case .registration:
                     scenario.registrations[scenario.registrations.count - 1].credentialJSONEdit = apply
                 case .assertion:
@@ -296,7 +297,7 @@ package enum WebAuthnMutations {
 
     // MARK: - The packed attestation statement and its certificate
 
-    static let packedStatement: [Mutation] = {
+    static let packedStatement: [WebAuthnMutation] = {
         typealias EntriesEdit = @Sendable ([CBORMapEntry]) -> [CBORMapEntry]
         func member(_ key: String, _ value: CBORValue?) -> EntriesEdit {
             { entries in entries.compactMap { $0.key == .text(key) ? value.map { CBORMapEntry(.text(key), $0) } : $0 } }
@@ -348,8 +349,8 @@ package enum WebAuthnMutations {
                 return 8
             }),
         ]
-        var mutations: [Mutation] = entryEdits.map { field, kind, edit in
-            Mutation(.registration, field.isEmpty ? "attStmt" : "attStmt.\(field)", kind, .repaired { scenario, _, _ in
+        var mutations: [WebAuthnMutation] = entryEdits.map { field, kind, edit in
+            WebAuthnMutation(.registration, field.isEmpty ? "attStmt" : "attStmt.\(field)", kind, .repaired { scenario, _, _ in
                 try scenario.editPacked { statement in
                     statement.entriesEdit = edit
                     return 1
@@ -357,7 +358,7 @@ package enum WebAuthnMutations {
             })
         }
         mutations += certificateEdits.map { field, kind, edit in
-            Mutation(.registration, "attStmt.\(field)", kind, .repaired { scenario, random, forge in
+            WebAuthnMutation(.registration, "attStmt.\(field)", kind, .repaired { scenario, random, forge in
                 try scenario.editPacked { statement in try edit(&statement, &random, forge) }
             })
         }
@@ -366,8 +367,8 @@ package enum WebAuthnMutations {
 
     // MARK: - The credential public key
 
-    static let credentialKey: [Mutation] = [
-        Mutation(.registration, "credentialPublicKey.alg", "other", .repaired { scenario, random, _ in
+    static let credentialKey: [WebAuthnMutation] = [
+        WebAuthnMutation(.registration, "credentialPublicKey.alg", "other", .repaired { scenario, random, _ in
             let index = scenario.registrations.count - 1
             let algorithm: COSEKey.Algorithm = random.pick([.es384, .es512, .rs256, .ps256, .edDSA])
             scenario.registrations[index].credentialAlgorithm = algorithm
@@ -405,13 +406,13 @@ package enum WebAuthnMutations {
         },
     ]
 
-    static let raw: [Mutation] = {
+    static let raw: [WebAuthnMutation] = {
         let inputs: [(MutationTarget, InputKey)] = [
             (.registration, .attestationObject), (.registration, .clientDataJSON), (.assertion, .authenticatorData),
             (.assertion, .signature), (.assertion, .clientDataJSON),
         ]
         return inputs.flatMap { target, key in
-            byteEdits.map { named in Mutation(target, "\(key.rawValue)[bytes]", named.kind, .raw(key, named.edit)) }
+            byteEdits.map { named in WebAuthnMutation(target, "\(key.rawValue)[bytes]", named.kind, .raw(key, named.edit)) }
         }
     }()
 
@@ -429,6 +430,7 @@ extension WebAuthnScenario {
     /// Applies `change` to the client data of the target ceremony; nil when there is none.
     mutating func editClientData(_ target: MutationTarget, _ change: (inout CollectedClientData) -> Int?) -> Int? {
         switch target {
+        case .attestation: return nil
         case .registration:
             return change(&registrations[registrations.count - 1].clientData)
         case .assertion:
@@ -441,6 +443,7 @@ extension WebAuthnScenario {
     mutating func editAuthenticatorData(_ target: MutationTarget,
                                         _ change: (inout AuthenticatorData.Flags, inout UInt32, inout [UInt8], inout [UInt8]) -> Int?) -> Int? {
         switch target {
+        case .attestation: return nil
         case .registration:
             let index = registrations.count - 1
             var registration = registrations[index]

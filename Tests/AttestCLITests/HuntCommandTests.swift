@@ -51,6 +51,15 @@ import Testing
                                                "--verifier", "builtin:reference-without:webauthn.clientData.origin"])
         #expect(mutant.status == 1, "\(mutant.stdout)")
         #expect(mutant.stdout.contains("1 finding"))
+        // The finding's reproduce line replays it from the suite file (forge cannot make a hunt's mutant), and does
+        // (a cluster id's `~` is quoted for the shell).
+        let id = try #require(clusters.first?["id"] as? String)
+        #expect(mutant.stdout.contains("reproduce: attest-harness run --verifier builtin:reference-without:webauthn.clientData.origin --profile webauthn-l3 --cases '\(suite)' --filter 'hunt.\(id)'"),
+                "\(mutant.stdout)")
+        #expect(!mutant.stdout.contains("forge --case hunt."), "\(mutant.stdout)")
+        let alone = try CommandLineTests.run(["run", "--verifier", "builtin:reference-without:webauthn.clientData.origin", "--profile", "webauthn-l3",
+                                              "--cases", suite, "--filter", "hunt.\(id)", "--quiet"])
+        #expect(alone.status == 1 && alone.stdout.contains("1 finding"), "\(alone.stdout)")
     }
 
     @Test(arguments: [["--time", "0s"], ["--time", "5x"], ["--shard", "2/2"], ["--mutants", "0"]])

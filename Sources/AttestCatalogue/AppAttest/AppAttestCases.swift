@@ -60,25 +60,34 @@ public enum AppAttestFamily: CatalogueFamily {
                 scenario.brokenStep = counters.count
             }
             try definition.mutate(&scenario, forge)
-            let rendered = try scenario.render()
-            var steps = [Step(kind: .appAttestAttestation, inputs: [
-                .attestationObject: rendered.attestation.attestationObject, .keyId: rendered.attestation.keyId,
-                .challenge: rendered.attestation.challenge,
-            ], breaks: scenario.brokenStep == 0 ? definition.rule : nil)]
-            for (index, assertion) in rendered.assertions.enumerated() {
-                steps.append(Step(kind: .appAttestAssertion, inputs: [
-                    .assertion: assertion.assertion, .clientData: assertion.clientData, .keyId: assertion.keyId,
-                    .challenge: assertion.challenge,
-                ], breaks: scenario.brokenStep == index + 1 ? definition.rule : nil))
-            }
+            let steps = try steps(scenario, breaking: definition.rule)
             // Every baseline is the valid case's attestation, or it and assertions: its control is the valid case.
             return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: steps,
-                                       control: "attestation-and-assertions")
+                                       control: validVariant)
         }
     }
 
+    /// The valid case's variant: the control of every case, and the baseline a hunt mutates.
+    static let validVariant = "attestation-and-assertions"
+
+    /// `scenario` rendered as steps: the attestation, then each assertion; the broken step marked with `rule`.
+    static func steps(_ scenario: AppAttestScenario, breaking rule: RuleID?) throws -> [Step] {
+        let rendered = try scenario.render()
+        var steps = [Step(kind: .appAttestAttestation, inputs: [
+            .attestationObject: rendered.attestation.attestationObject, .keyId: rendered.attestation.keyId,
+            .challenge: rendered.attestation.challenge,
+        ], breaks: scenario.brokenStep == 0 ? rule : nil)]
+        for (index, assertion) in rendered.assertions.enumerated() {
+            steps.append(Step(kind: .appAttestAssertion, inputs: [
+                .assertion: assertion.assertion, .clientData: assertion.clientData, .keyId: assertion.keyId,
+                .challenge: assertion.challenge,
+            ], breaks: scenario.brokenStep == index + 1 ? rule : nil))
+        }
+        return steps
+    }
+
     static let definitions: [Definition] = [
-        Definition(variant: "attestation-and-assertions", rule: nil, importance: .critical,
+        Definition(variant: validVariant, rule: nil, importance: .critical,
                    description: "A genuine attestation followed by assertions with counters 1 and 2.",
                    baseline: .assertions([1, 2])) { scenario, _ in scenario.brokenStep = nil },
 

@@ -21,7 +21,7 @@ enum DifferentialOracle {
 
     static let forge: MutantForge = {
         do {
-            return MutantForge(baselines: try WebAuthnFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(1)))
+            return MutantForge(families: try HuntFamily.all(for: profile, seed: 1))
         } catch {
             fatalError("cannot forge the fuzz-differential baselines: \(error)")
         }
@@ -89,7 +89,7 @@ enum DifferentialOracle {
     /// the mutation).
     static var seeds: [[UInt8]] {
         var seeds: [[UInt8]] = []
-        let baselines = forge.baselines.count, mutations = forge.mutations.count
+        let baselines = forge.baselineCount, mutations = forge.mutationCount
         for mutation in 0..<mutations {
             for baseline in [0, 7, 19] where baseline < baselines {
                 seeds.append(littleEndian(UInt64(baseline)) + littleEndian(UInt64(mutation)) + littleEndian(UInt64(mutation * 31 + baseline)))

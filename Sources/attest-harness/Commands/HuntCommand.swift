@@ -78,7 +78,7 @@ enum HuntCommand: Command {
         for (id, why) in state.excludedBaselines.sorted(by: { $0.key < $1.key }) {
             Output.note("attest-harness hunt: left out \(id): \(why)\n")
         }
-        Output.note("attest-harness hunt: \(hunter.baselines.count) valid cases, \(hunter.mutations.count) mutations; verifiers "
+        Output.note("attest-harness hunt: \(hunter.forge.baselineCount) valid cases, \(hunter.forge.mutationCount) mutations; verifiers "
                     + names.enumerated().map { "\($0 + 1): \($1)" }.joined(separator: ", ") + "\n")
 
         let interruption = Interruption()
@@ -157,12 +157,12 @@ enum HuntCommand: Command {
 
     /// Writes each cluster's replay suite under DIR/clusters and returns the report over them.
     static func writeSuites(_ state: HuntState, profile: Profile, directory: URL) throws -> HuntReport {
-        let baselines = try WebAuthnFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(state.configuration.seed)).map {
-            try $0.render($0.scenario, id: $0.id, description: "the valid case")
-        }
+        let baselines = try HuntFamily.all(for: profile, seed: state.configuration.seed).flatMap(\.baselineCases)
         let catalogue = try Selection.cases(profile: profile, seed: state.configuration.seed)
         let named = Dictionary(catalogue.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let report = HuntReport(state: state, baselines: baselines.map { named[$0.id] ?? $0 }, rules: WebAuthnFamily.rules)
+        var rules: [Rule] = []
+        for family in BuiltinCatalogue.families where profile.families.contains(family.name) { rules += family.rules }
+        let report = HuntReport(state: state, baselines: baselines.map { named[$0.id] ?? $0 }, rules: rules)
         let clusters = try Output.directory(directory.appendingPathComponent("clusters").path)
         for cluster in state.clusters {
             try Output.writeFile(Array(try report.suite(cluster, profile: profile).json), to: clusters.appendingPathComponent("\(cluster.key.id).json"))

@@ -15,6 +15,9 @@ struct Reproduction {
     let seed: UInt64
     let api: MapOptions?
     let apiArgument: String?
+    /// The suite file the run read its cases from (`run --cases`): its cases are not the catalogue's, so neither
+    /// `forge --case` nor `--seed` makes them; the file does.
+    var casesFile: String? = nil
     /// The other options of the run that change what a case sees (`--timeout 3`, `--cacert FILE`, `--real-time`,
     /// `--exec-suite 64`), repeated in the `run` line.
     var options: [String] = []
@@ -38,10 +41,12 @@ struct Reproduction {
         return report
     }
 
-    /// Forge the evidence (with request.json, the document a verifier receives), then run the case alone.
+    /// Forge the evidence (with request.json, the document a verifier receives), then run the case alone; for a
+    /// case from a suite file, run it alone from that file.
     func commands(for caseId: String) -> [String] {
         var run = ["attest-harness", "run", "--verifier", verifier, "--profile", profileArgument]
         if let apiArgument { run += ["--api", apiArgument] }
+        if let casesFile { return [Self.shell(run + options + ["--cases", casesFile, "--filter", caseId])] }
         run += options + ["--seed", String(seed), "--filter", caseId]
         let forge = ["attest-harness", "forge", "--case", caseId, "--seed", String(seed), "--profile", profileArgument,
                      "--out", caseId]
@@ -52,6 +57,8 @@ struct Reproduction {
     /// adapter its command reading it, for an API map every request of the case as the map's emulation renders it.
     func requests(for testCase: Case) async -> [String]? {
         let file = "\(testCase.id)/request.json"
+        // A suite file's case has no forge line to write its request.json: only a map's requests can be shown.
+        if casesFile != nil, api == nil { return nil }
         if let api {
             guard let transport = try? InProcessMapServer(map: api.map, profile: profile, seed: seed, name: verifier) else { return nil }
             let placeholders = Dictionary(uniqueKeysWithValues: api.map.environmentNames.map { ($0, "<$\($0)>") })

@@ -167,7 +167,8 @@ enum RunCommand: Command {
         report.rules = BuiltinCatalogue.rules.filter { referenced.contains($0.id) }
         report.failOn = failOn
         var reproduction = Reproduction(verifier: try arguments.required("verifier"), profileArgument: try arguments.required("profile"),
-                                        profile: profile, seed: seed, api: api, apiArgument: arguments.value("api"))
+                                        profile: profile, seed: seed, api: api, apiArgument: arguments.value("api"),
+                                        casesFile: arguments.value("cases"))
         for option in ["timeout", "cacert", "exec-suite"] {
             if let value = arguments.value(option) { reproduction.options += ["--\(option)", value] }
         }
