@@ -177,3 +177,45 @@ import Testing
         #expect(leftovers.isEmpty, "adapters outlived the harness: \(leftovers)")
     }
 }
+
+/// A hunt stopped by Ctrl-C or a CI's SIGTERM saves what it found and stops, leaving no exec adapter behind.
+@Suite(.serialized) struct InterruptedHuntTests {
+    /// Three trials per signal against an adapter that takes 0.4 s per suite, so a batch is in flight when the signal
+    /// comes at a moment that varies by trial: the hunt exits 130 (interrupted, saved) soon after, its hunt.json
+    /// reads back, and no process carrying the trial's marker is left.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalledHuntSavesAndLeavesNoAdapterBehind(signal: Int32) throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var leftovers: [String] = []
+        for trial in 0..<3 {
+            let marker = "attest-harness-hunt-interrupted-\(UUID().uuidString.prefix(8))"
+            let verifier = try ExecHygieneTests.adapter("import time; time.sleep(0.4)  # \(marker)", in: directory)
+            let out = directory.appendingPathComponent("hunt-\(trial)")
+            let process = Process()
+            process.executableURL = CommandLineTests.binary
+            process.arguments = ["hunt", "--verifier", "builtin:reference", "--verifier", verifier.replacingOccurrences(of: ".py", with: ".py \(marker)"),
+                                 "--profile", "apple-app-attest", "--out", out.path, "--time", "5m", "--timeout", "30", "--quiet"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            while try ExecHygieneTests.survivors(marker).isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            Thread.sleep(forTimeInterval: 0.6 + Double(trial) * 0.15)
+            kill(process.processIdentifier, signal)
+            let stopBy = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < stopBy { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 130,
+                    "trial \(trial): the hunt ended with \(process.terminationReason) \(process.terminationStatus)")
+            let saved = try? JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("hunt.json"))) as? [String: Any]
+            #expect(saved?["configuration"] != nil, "trial \(trial): no readable hunt.json after the signal")
+            Thread.sleep(forTimeInterval: 0.3)
+            let left = try ExecHygieneTests.survivors(marker)
+            leftovers += left.map { "trial \(trial): \($0)" }
+            for pid in left.compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
+        }
+        #expect(leftovers.isEmpty, "adapters outlived the hunt: \(leftovers)")
+    }
+}
