@@ -146,6 +146,8 @@ package enum HuntError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownFormat(String)
     case otherConfiguration(String)
     case noBaselines(String)
+    /// The profile has none of the families a hunt mutates.
+    case noFamily(profile: String)
 
     package var description: String {
         switch self {
@@ -153,6 +155,8 @@ package enum HuntError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownFormat(let format): "the saved hunt has format \"\(format)\", not \(HuntState.formatVersion)"
         case .otherConfiguration(let what): "the directory holds a hunt of another configuration (\(what)); give another --out or the same options"
         case .noBaselines(let why): "no valid case is accepted by every verifier, so no mutant could prove anything: \(why)"
+        case .noFamily(let profile):
+            "profile \(profile) has none of the families a hunt mutates so far (\(HuntFamily.names.map(\.rawValue).joined(separator: ", ")))"
         }
     }
 }

@@ -25,7 +25,7 @@ package struct Hunter: Sendable {
                                 batchSize: Int = 16, jobs: Int = 2) async throws -> Hunter {
         let families = try HuntFamily.all(for: profile, seed: state.configuration.seed)
         guard !families.isEmpty else {
-            throw HuntError.noBaselines("profile \(profile.name) has none of the families a hunt mutates so far (\(HuntFamily.names.map(\.rawValue).joined(separator: ", ")))")
+            throw HuntError.noFamily(profile: profile.name)
         }
         let cases = families.flatMap(\.baselineCases)
         var accepted = Set(cases.map(\.id))
