@@ -69,4 +69,16 @@ import Testing
         #expect(result.status == 2)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/attest-harness-hunt-never/hunt.json"))
     }
+
+    /// A profile with no family a hunt mutates is refused in one line before any directory is made.
+    @Test func aProfileWithNothingToHuntIsOneLine() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("hunt").path
+        let result = try CommandLineTests.run(["hunt", "--verifier", "builtin:reference", "--verifier", "builtin:reference",
+                                               "--profile", "android-key-attestation", "--out", out, "--mutants", "5"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "attest-harness hunt: profile android-key-attestation has none of the families a hunt mutates so far (webauthn, app-attest)\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -45,6 +45,8 @@ enum HuntCommand: Command {
         let budget = try arguments.value("mutants").map { _ in try integer(arguments, "mutants", default: 1, in: 1...1_000_000_000) }
         let seconds = try arguments.value("time").map(duration) ?? (budget == nil ? 600 : nil)
         let (shard, shards) = try arguments.value("shard").map(shardOption) ?? (0, 1)
+        // Refused before anything is made or started: a profile with nothing to hunt.
+        if !HuntFamily.names.contains(where: profile.families.contains) { throw UsageError("\(HuntError.noFamily(profile: profile.name))") }
         let verifiers = try names.map { name in
             try Selection.verifier(name, profile: profile, timeout: timeout, seed: seed, execSuite: name.hasPrefix("exec:") ? execSuite : 1)
         }
