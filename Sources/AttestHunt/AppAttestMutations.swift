@@ -33,12 +33,6 @@ package enum AppAttestMutations {
         })
     }
 
-    static func bitFlip(_ bytes: inout [UInt8], _ random: inout HuntRandom) -> Int? {
-        guard !bytes.isEmpty else { return nil }
-        bytes[random.index(bytes.count)] ^= UInt8(1) << UInt8(random.index(8))
-        return 1
-    }
-
     /// The encodings a strict CBOR reader refuses, as the catalogue's App Attest encoding cases write them.
     static let malformations: [(kind: String, make: @Sendable (inout HuntRandom) -> CBORMalformation)] = [
         ("trailing-bytes", { random in .trailingBytes(random.pick([[0x00], [0xFF], [0xA0]])) }),
@@ -67,7 +61,7 @@ package enum AppAttestMutations {
             blueprint.format = random.pick(["apple", "packed", "none", "Apple-AppAttest", "apple-appattest-develop"])
             return blueprint.format.utf8.count
         },
-        attestation("attestationObject.attStmt.receipt", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.receipt, &random) },
+        attestation("attestationObject.attStmt.receipt", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.receipt) },
         attestation("attestationObject.attStmt.receipt", "empty") { blueprint, _, _ in
             blueprint.receipt = []
             return 1
@@ -87,7 +81,7 @@ package enum AppAttestMutations {
             blueprint.signCount = random.pick([1, 2, UInt32.max, 0x8000_0000])
             return blueprint.signCount == old ? nil : 4
         },
-        attestation("authData.rpIdHash", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.rpIdHash, &random) },
+        attestation("authData.rpIdHash", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.rpIdHash) },
         attestation("authData.rpIdHash", "other-app") { blueprint, random, _ in
             blueprint.rpIdHash = sha256(Array((random.pick(["A1B2C3D4E5.", "ZZZZZZZZZZ.", ""]) + blueprint.appId.split(separator: ".").dropFirst().joined(separator: ".")).utf8))
             return 32
@@ -102,12 +96,12 @@ package enum AppAttestMutations {
             blueprint.aaguid = other.aaguid
             return 16
         },
-        attestation("authData.aaguid", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.aaguid, &random) },
+        attestation("authData.aaguid", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.aaguid) },
         attestation("authData.aaguid", "zero") { blueprint, _, _ in
             blueprint.aaguid = Array(repeating: 0, count: 16)
             return 16
         },
-        attestation("authData.credentialId", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.credentialId, &random) },
+        attestation("authData.credentialId", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.credentialId) },
         attestation("authData.credentialId", "truncate") { blueprint, random, _ in
             let count = 1 + random.index(8)
             blueprint.credentialId.removeLast(count)
@@ -124,7 +118,7 @@ package enum AppAttestMutations {
     static let nonce: [AppAttestMutation] = [
         attestation("nonce.clientDataHash", "other-challenge") { blueprint, random, _ in
             var challenge = blueprint.challenge
-            _ = bitFlip(&challenge, &random)
+            _ = random.flipBit(in: &challenge)
             blueprint.clientDataHash = sha256(challenge)
             return 32
         },
@@ -210,8 +204,8 @@ package enum AppAttestMutations {
     // MARK: - What the app sends beside the attestation object
 
     static let attestationInputs: [AppAttestMutation] = [
-        attestation("keyId", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.keyId, &random) },
-        attestation("challenge", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.challenge, &random) },
+        attestation("keyId", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.keyId) },
+        attestation("challenge", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.challenge) },
     ]
 
     // MARK: - The last assertion
@@ -234,7 +228,7 @@ package enum AppAttestMutations {
             blueprint.counter = random.pick([0, 1, old &- 1, UInt32.max])
             return blueprint.counter == old ? nil : 4
         },
-        assertion("authenticatorData.rpIdHash", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.rpIdHash, &random) },
+        assertion("authenticatorData.rpIdHash", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.rpIdHash) },
         assertion("signature", "raw-form") { blueprint, _, _ in
             blueprint.signatureForm = .raw
             return 8
@@ -249,14 +243,14 @@ package enum AppAttestMutations {
         },
         assertion("clientData", "unsigned-change") { blueprint, random, _ in
             blueprint.signedClientData = blueprint.clientData
-            return bitFlip(&blueprint.clientData, &random)
+            return random.flipBit(in: &blueprint.clientData)
         },
         assertion("clientData", "other-challenge") { blueprint, random, _ in
             // Signed, but not over the challenge the server issued.
-            return bitFlip(&blueprint.clientData, &random)
+            return random.flipBit(in: &blueprint.clientData)
         },
-        assertion("keyId", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.keyId, &random) },
-        assertion("challenge", "bit-flip") { blueprint, random, _ in bitFlip(&blueprint.challenge, &random) },
+        assertion("keyId", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.keyId) },
+        assertion("challenge", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.challenge) },
     ]
 
     // MARK: - Raw bytes of a rendered input (nothing repaired)

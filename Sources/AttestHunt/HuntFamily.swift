@@ -37,6 +37,10 @@ extension AppAttestHuntBaseline: HuntableBaseline {
     }
 }
 
+extension AndroidHuntBaseline: HuntableBaseline {
+    package func step(for target: MutationTarget) -> Int? { target == .attestation ? 0 : nil }
+}
+
 /// One family's part of a hunt: its valid cases and its mutations, with the one procedure that turns a draw into a
 /// mutant (the same for every family). Families add baselines and mutations as data; nothing else changes.
 package struct HuntFamily: Sendable {
@@ -89,11 +93,15 @@ package struct HuntFamily: Sendable {
             families.append(try HuntFamily(AppAttestFamily.name, baselines: try AppAttestFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
                                            mutations: AppAttestMutations.all))
         }
+        if profile.families.contains(AndroidFamily.name) {
+            families.append(try HuntFamily(AndroidFamily.name, baselines: try AndroidFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
+                                           mutations: AndroidMutations.all))
+        }
         return families
     }
 
     /// The families a hunt mutates so far.
-    package static let names: [FamilyName] = [WebAuthnFamily.name, AppAttestFamily.name]
+    package static let names: [FamilyName] = [WebAuthnFamily.name, AppAttestFamily.name, AndroidFamily.name]
 
     private static func mutant<Baseline: HuntableBaseline>(_ baseline: Baseline, _ mutation: Mutation<Baseline.Scenario, Baseline.Forge>,
                                                            _ number: UInt64, _ random: inout HuntRandom) -> Mutant? {

@@ -41,3 +41,12 @@ package struct HuntRandom: RandomNumberGenerator, Sendable {
 
     package mutating func pick<T>(_ values: [T]) -> T { values[index(values.count)] }
 }
+
+extension HuntRandom {
+    /// Flips one drawn bit of `bytes`: the size of the change (1), or nil when there is no byte to change.
+    package mutating func flipBit(in bytes: inout [UInt8]) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        bytes[index(bytes.count)] ^= UInt8(1) << UInt8(index(8))
+        return 1
+    }
+}

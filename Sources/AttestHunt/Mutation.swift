@@ -53,3 +53,5 @@ package struct Mutation<Scenario: Sendable, Forge: Sendable>: Sendable {
 package typealias WebAuthnMutation = Mutation<WebAuthnScenario, WebAuthnForge>
 /// An App Attest mutation: over the attestation and assertions before rendering, repaired by the App Attest forge.
 package typealias AppAttestMutation = Mutation<AppAttestScenario, AppAttestForge>
+/// An Android key attestation mutation: over the scenario before rendering, repaired by the Android forge.
+package typealias AndroidMutation = Mutation<AndroidScenario, AndroidForge>

@@ -183,10 +183,7 @@ package enum WebAuthnMutations {
                 }
             }),
             WebAuthnMutation(target, "authenticatorData.rpIdHash", "bit-flip", .repaired { scenario, random, _ in
-                scenario.editAuthenticatorData(target) { _, _, rpIdHash, _ in
-                    rpIdHash[random.index(rpIdHash.count)] ^= UInt8(1) << UInt8(random.index(8))
-                    return 1
-                }
+                scenario.editAuthenticatorData(target) { _, _, rpIdHash, _ in random.flipBit(in: &rpIdHash) }
             }),
             WebAuthnMutation(target, "authenticatorData", "trailing-bytes", .repaired { scenario, random, _ in
                 scenario.editAuthenticatorData(target) { _, _, _, suffix in
@@ -381,11 +378,7 @@ package enum WebAuthnMutations {
     typealias ByteEdit = @Sendable (inout [UInt8], inout HuntRandom) -> Int?
 
     static let byteEdits: [Named<ByteEdit>] = [
-        byteEdit("bit-flip") { bytes, random in
-            guard !bytes.isEmpty else { return nil }
-            bytes[random.index(bytes.count)] ^= UInt8(1) << UInt8(random.index(8))
-            return 1
-        },
+        byteEdit("bit-flip") { bytes, random in random.flipBit(in: &bytes) },
         byteEdit("truncate") { bytes, random in
             guard !bytes.isEmpty else { return nil }
             let count = 1 + random.index(min(8, bytes.count))

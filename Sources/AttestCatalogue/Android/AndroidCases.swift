@@ -46,16 +46,28 @@ public enum AndroidFamily: CatalogueFamily {
         return try definitions.filter { only == nil || $0.id(prefix: idPrefix) == only }.map { definition in
             var scenario = try forge.scenario(statusList: baselineStatusList)
             try definition.mutate(&scenario, forge)
-            var context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
-            context.parameters["attestationStatusList"] = String(decoding: try scenario.statusList.json, as: UTF8.self)
-            let chain = try scenario.render(pki: forge.pki)
-            let step = Step(kind: .androidKeyAttestation, inputs: [
-                .certificateChain: chain.flatMap(\.der), .publicKey: scenario.submittedKey.spki, .challenge: scenario.challenge,
-            ], breaks: definition.rule)
+            let (context, step) = try rendered(scenario, forge: forge, anchors: anchors, parameters: parameters, breaking: definition.rule)
             // The control is the valid case of the same chain shape.
             return definition.makeCase(prefix: idPrefix, family: name, context: context, steps: [step],
-                                       control: scenario.attestation.shape == .factory ? "factory-provisioned" : "remotely-provisioned")
+                                       control: validVariant(scenario.attestation.shape))
         }
+    }
+
+    /// The valid case of a chain shape: the control of the cases of that shape, and a baseline a hunt mutates.
+    static func validVariant(_ shape: AndroidAttestationBlueprint.Shape) -> String {
+        shape == .factory ? "factory-provisioned" : "remotely-provisioned"
+    }
+
+    /// `scenario` rendered as its one step, with the context it is judged in (its status list among the parameters).
+    static func rendered(_ scenario: AndroidScenario, forge: AndroidForge, anchors: [String], parameters: [String: String],
+                         breaking rule: RuleID?) throws -> (CaseContext, Step) {
+        var context = CaseContext(time: forge.time, trustAnchors: anchors, parameters: parameters)
+        context.parameters["attestationStatusList"] = String(decoding: try scenario.statusList.json, as: UTF8.self)
+        let chain = try scenario.render(pki: forge.pki)
+        let step = Step(kind: .androidKeyAttestation, inputs: [
+            .certificateChain: chain.flatMap(\.der), .publicKey: scenario.submittedKey.spki, .challenge: scenario.challenge,
+        ], breaks: rule)
+        return (context, step)
     }
 
     /// Applies `change` to the hardware-enforced list.
