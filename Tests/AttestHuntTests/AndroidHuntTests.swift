@@ -12,11 +12,7 @@ import Testing
 /// unjudged.
 @Suite struct AndroidHuntTests {
     static func hunt(_ verifiers: [any AttestationVerifier], names: [String], mutants: UInt64) async throws -> HuntState {
-        let profile = Profile.androidKeyAttestation
-        var state = HuntState(configuration: .init(profile: profile.name, verifiers: names, seed: 13))
-        let hunter = try await Hunter.prepare(profile: profile, verifiers: verifiers, state: &state)
-        try await hunter.run(&state, stop: { $0.mutantsTried >= mutants }, interrupted: { false }, save: { _ in }, progress: { _ in })
-        return state
+        try await boundedHunt(.androidKeyAttestation, verifiers, names: names, mutants: mutants, seed: 13)
     }
 
     @Test func anUncheckedDeviceLockedIsFoundThere() async throws {

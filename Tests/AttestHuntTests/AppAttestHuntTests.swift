@@ -10,12 +10,8 @@ import Testing
 /// (`AppAttestHuntBaseline`, `AppAttestMutations`), and a verifier that skips the nonce check is found at the nonce
 /// fields; the reference agrees with itself on every App Attest mutant.
 @Suite struct AppAttestHuntTests {
-    static func hunt(_ verifiers: [any AttestationVerifier], names: [String], mutants: UInt64, seed: UInt64 = 11) async throws -> HuntState {
-        let profile = Profile.appleAppAttest
-        var state = HuntState(configuration: .init(profile: profile.name, verifiers: names, seed: seed))
-        let hunter = try await Hunter.prepare(profile: profile, verifiers: verifiers, state: &state)
-        try await hunter.run(&state, stop: { $0.mutantsTried >= mutants }, interrupted: { false }, save: { _ in }, progress: { _ in })
-        return state
+    static func hunt(_ verifiers: [any AttestationVerifier], names: [String], mutants: UInt64) async throws -> HuntState {
+        try await boundedHunt(.appleAppAttest, verifiers, names: names, mutants: mutants, seed: 11)
     }
 
     @Test func aSkippedNonceCheckIsFoundAtTheNonce() async throws {

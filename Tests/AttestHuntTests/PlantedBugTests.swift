@@ -29,11 +29,7 @@ import Testing
     }
 
     static func hunt(_ verifiers: [any AttestationVerifier], names: [String], mutants: UInt64) async throws -> HuntState {
-        let profile = Profile.webAuthnL3
-        var state = HuntState(configuration: .init(profile: profile.name, verifiers: names, seed: 7))
-        let hunter = try await Hunter.prepare(profile: profile, verifiers: verifiers, state: &state)
-        try await hunter.run(&state, stop: { $0.mutantsTried >= mutants }, interrupted: { false }, save: { _ in }, progress: { _ in })
-        return state
+        try await boundedHunt(.webAuthnL3, verifiers, names: names, mutants: mutants, seed: 7)
     }
 
     @Test func aPrefixComparedOriginIsFoundAtTheOriginField() async throws {
