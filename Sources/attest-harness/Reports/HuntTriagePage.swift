@@ -87,10 +87,19 @@ struct HuntTriagePage {
         guard !differences.isEmpty else {
             return "<p>(the decoded trees are the same: the change is in what decoding does not show, such as a duplicated JSON member or bytes past the shown prefix; see the bytes below)</p>\n"
         }
-        return "<ul class=\"tree diff\">" + differences.map(node).joined() + "</ul>\n"
+        var budget = Self.nodesPerCluster
+        let shown = differences.map { node($0, budget: &budget) }.joined()
+        let elided = budget < 0 ? "<li class=\"unchanged\">at least \(-budget) more differing nodes not shown (the page shows at most \(Self.nodesPerCluster) per cluster)</li>" : ""
+        return "<ul class=\"tree diff\">" + shown + elided + "</ul>\n"
     }
 
-    private func node(_ diff: EvidenceDiff) -> String {
+    /// At most this many differing nodes per cluster: a mutant that makes a whole object undecodable differs from
+    /// the valid case in every node, and 2,000 clusters of that must still make a page a browser opens.
+    static let nodesPerCluster = 300
+
+    private func node(_ diff: EvidenceDiff, budget: inout Int) -> String {
+        budget -= 1
+        guard budget >= 0 else { return "" }
         var html = "<li class=\"\(diff.change.rawValue)\"><span class=\"key\">\(e(diff.label))</span>"
         if let labelBefore = diff.labelBefore { html += " <span class=\"was\">was \(e(labelBefore))</span>" }
         switch diff.change {
@@ -101,7 +110,7 @@ struct HuntTriagePage {
         default: break
         }
         if !diff.children.isEmpty || diff.unchanged > 0 {
-            html += "<ul class=\"tree\">" + diff.children.map(node).joined()
+            html += "<ul class=\"tree\">" + diff.children.map { node($0, budget: &budget) }.joined()
                 + (diff.unchanged > 0 ? "<li class=\"unchanged\">\(diff.unchanged) unchanged</li>" : "") + "</ul>"
         }
         return html + "</li>"
