@@ -13,17 +13,31 @@ import Foundation
 /// the change; the catalogue's CBOR malformations reappear as kinds; raw ones change a rendered input's bytes.
 package enum AppAttestMutations {
     package static var all: [AppAttestMutation] {
-        attestationObject + attestationAuthenticatorData + nonce + certificates + attestationInputs
-            + assertion + raw
+        attestationEdits.map { edit in
+            AppAttestMutation(.attestation, edit.field, edit.kind, .repaired { scenario, random, forge in
+                try edit.edit(&scenario.attestation, &random, forge)
+            })
+        } + assertion + raw
     }
 
     typealias Attestation = @Sendable (inout AttestationBlueprint, inout HuntRandom, AppAttestForge) throws -> Int?
     typealias Assertion = @Sendable (inout AssertionBlueprint, inout HuntRandom, AppAttestForge) throws -> Int?
 
-    static func attestation(_ field: String, _ kind: String, _ edit: @escaping Attestation) -> AppAttestMutation {
-        AppAttestMutation(.attestation, field, kind, .repaired { scenario, random, forge in
-            try edit(&scenario.attestation, &random, forge)
-        })
+    /// One edit of an App Attest attestation, wherever one is sent: as App Attest's own step, or as a per-request
+    /// flow's iOS attest (`PerRequestMutations`).
+    struct AttestationEdit: Sendable {
+        let field: String
+        let kind: String
+        let edit: Attestation
+    }
+
+    static func attestation(_ field: String, _ kind: String, _ edit: @escaping Attestation) -> AttestationEdit {
+        AttestationEdit(field: field, kind: kind, edit: edit)
+    }
+
+    /// Every attestation edit, in the order `all` lists them.
+    static var attestationEdits: [AttestationEdit] {
+        attestationObject + attestationAuthenticatorData + nonce + certificates + attestationInputs
     }
 
     static func assertion(_ field: String, _ kind: String, _ edit: @escaping Assertion) -> AppAttestMutation {
@@ -44,7 +58,7 @@ package enum AppAttestMutations {
 
     // MARK: - The attestation object
 
-    static let attestationObject: [AppAttestMutation] = malformations.map { kind, make in
+    static let attestationObject: [AttestationEdit] = malformations.map { kind, make in
         attestation("attestationObject", kind) { blueprint, random, _ in
             blueprint.encoding = make(&random)
             return 1
@@ -70,7 +84,7 @@ package enum AppAttestMutations {
 
     // MARK: - The attestation's authenticator data
 
-    static let attestationAuthenticatorData: [AppAttestMutation] = WebAuthnMutations.flagBits.map { name, bit in
+    static let attestationAuthenticatorData: [AttestationEdit] = WebAuthnMutations.flagBits.map { name, bit in
         attestation("authData.flags.\(name)", "toggle") { blueprint, _, _ in
             blueprint.flags ^= bit
             return 1
@@ -115,7 +129,7 @@ package enum AppAttestMutations {
 
     // MARK: - The nonce and the credential certificate's nonce extension
 
-    static let nonce: [AppAttestMutation] = [
+    static let nonce: [AttestationEdit] = [
         attestation("nonce.clientDataHash", "other-challenge") { blueprint, random, _ in
             var challenge = blueprint.challenge
             _ = random.flipBit(in: &challenge)
@@ -154,7 +168,7 @@ package enum AppAttestMutations {
 
     // MARK: - The credential certificate and the chain
 
-    static let certificates: [AppAttestMutation] = [
+    static let certificates: [AttestationEdit] = [
         attestation("credCert.extensions", "unknown-critical") { blueprint, random, _ in
             blueprint.extraCredentialExtensions = [CertificateExtension(oid: random.pick(["1.2.3.4", "1.2.840.113635.100.8.7"]), critical: true,
                                                                         value: DERElement.null.serialized)]
@@ -203,7 +217,7 @@ package enum AppAttestMutations {
 
     // MARK: - What the app sends beside the attestation object
 
-    static let attestationInputs: [AppAttestMutation] = [
+    static let attestationInputs: [AttestationEdit] = [
         attestation("keyId", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.keyId) },
         attestation("challenge", "bit-flip") { blueprint, random, _ in random.flipBit(in: &blueprint.challenge) },
     ]

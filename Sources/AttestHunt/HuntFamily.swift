@@ -22,7 +22,7 @@ extension WebAuthnHuntBaseline: HuntableBaseline {
         switch target {
         case .registration: lastRegistrationStep
         case .assertion: lastAssertionStep
-        case .attestation: nil
+        case .attestation, .request: nil
         }
     }
 }
@@ -32,13 +32,23 @@ extension AppAttestHuntBaseline: HuntableBaseline {
         switch target {
         case .attestation: 0
         case .assertion: lastAssertionStep
-        case .registration: nil
+        case .registration, .request: nil
         }
     }
 }
 
 extension AndroidHuntBaseline: HuntableBaseline {
     package func step(for target: MutationTarget) -> Int? { target == .attestation ? 0 : nil }
+}
+
+extension PerRequestHuntBaseline: HuntableBaseline {
+    package func step(for target: MutationTarget) -> Int? {
+        switch target {
+        case .attestation: attestStep
+        case .request: lastRequestStep
+        case .registration, .assertion: nil
+        }
+    }
 }
 
 /// One family's part of a hunt: its valid cases and its mutations, with the one procedure that turns a draw into a
@@ -97,11 +107,15 @@ package struct HuntFamily: Sendable {
             families.append(try HuntFamily(AndroidFamily.name, baselines: try AndroidFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
                                            mutations: AndroidMutations.all))
         }
+        if profile.families.contains(PerRequestFamily.name) {
+            families.append(try HuntFamily(PerRequestFamily.name, baselines: try PerRequestFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
+                                           mutations: PerRequestMutations.all))
+        }
         return families
     }
 
     /// The families a hunt mutates so far.
-    package static let names: [FamilyName] = [WebAuthnFamily.name, AppAttestFamily.name, AndroidFamily.name]
+    package static let names: [FamilyName] = [WebAuthnFamily.name, AppAttestFamily.name, AndroidFamily.name, PerRequestFamily.name]
 
     private static func mutant<Baseline: HuntableBaseline>(_ baseline: Baseline, _ mutation: Mutation<Baseline.Scenario, Baseline.Forge>,
                                                            _ number: UInt64, _ random: inout HuntRandom) -> Mutant? {

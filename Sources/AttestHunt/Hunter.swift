@@ -9,8 +9,8 @@ import Foundation
 /// cases every verifier accepts are mutated one field at a time, each mutant goes to every verifier, and mutants the
 /// verifiers disagree on are kept as clusters.
 ///
-/// The families mutated so far are WebAuthn, App Attest and Android key attestation (`HuntFamily.names`); a profile
-/// with none of them has no baselines.
+/// The families mutated so far are WebAuthn, App Attest, Android key attestation and per-request (`HuntFamily.names`);
+/// a profile with none of them has no baselines.
 package struct Hunter: Sendable {
     package let profile: Profile
     package let verifiers: [any AttestationVerifier]

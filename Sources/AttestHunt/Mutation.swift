@@ -15,10 +15,11 @@ package struct MutationKind: VocabularyTerm {
     package init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
-/// Which ceremony of a baseline a mutation changes: the last registration (WebAuthn), the attestation (App Attest) or
-/// the last assertion (either). The family's baseline says which step renders it, or that it has none.
+/// Which ceremony of a baseline a mutation changes: the last registration (WebAuthn), the attestation (App Attest,
+/// Android, a per-request flow's attest), the last assertion (WebAuthn, App Attest) or the last protected request
+/// (per-request). The family's baseline says which step renders it, or that it has none.
 package enum MutationTarget: String, Hashable, Sendable, Codable {
-    case registration, attestation, assertion
+    case registration, attestation, assertion, request
 }
 
 /// One structure-aware mutation: a field, a kind, and how to apply it.
@@ -55,3 +56,5 @@ package typealias WebAuthnMutation = Mutation<WebAuthnScenario, WebAuthnForge>
 package typealias AppAttestMutation = Mutation<AppAttestScenario, AppAttestForge>
 /// An Android key attestation mutation: over the scenario before rendering, repaired by the Android forge.
 package typealias AndroidMutation = Mutation<AndroidScenario, AndroidForge>
+/// A per-request mutation: over the flow's requests before rendering, repaired by the per-request forge.
+package typealias PerRequestMutation = Mutation<PerRequestScenario, PerRequestForge>
