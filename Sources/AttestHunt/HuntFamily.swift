@@ -92,30 +92,29 @@ package struct HuntFamily: Sendable {
         make(baseline, mutation, number, &random)
     }
 
-    /// The built-in families a hunt mutates, as far as `profile` has them.
+    /// The built-in families a hunt mutates, as far as `profile` has them, in `names` order.
     package static func all(for profile: Profile, seed: UInt64) throws -> [HuntFamily] {
-        var families: [HuntFamily] = []
-        if profile.families.contains(WebAuthnFamily.name) {
-            families.append(try HuntFamily(WebAuthnFamily.name, baselines: try WebAuthnFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
-                                           mutations: WebAuthnMutations.all))
-        }
-        if profile.families.contains(AppAttestFamily.name) {
-            families.append(try HuntFamily(AppAttestFamily.name, baselines: try AppAttestFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
-                                           mutations: AppAttestMutations.all))
-        }
-        if profile.families.contains(AndroidFamily.name) {
-            families.append(try HuntFamily(AndroidFamily.name, baselines: try AndroidFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
-                                           mutations: AndroidMutations.all))
-        }
-        if profile.families.contains(PerRequestFamily.name) {
-            families.append(try HuntFamily(PerRequestFamily.name, baselines: try PerRequestFamily.huntBaselines(parameters: profile.parameters, seed: ForgeSeed(seed)),
-                                           mutations: PerRequestMutations.all))
-        }
-        return families
+        try builtIn.filter { profile.families.contains($0.name) }.map { try $0.make(profile.parameters, ForgeSeed(seed)) }
     }
 
     /// The families a hunt mutates so far.
-    package static let names: [FamilyName] = [WebAuthnFamily.name, AppAttestFamily.name, AndroidFamily.name, PerRequestFamily.name]
+    package static var names: [FamilyName] { builtIn.map(\.name) }
+
+    /// Each built-in family with its baselines and mutations: the one table a new family joins.
+    private static let builtIn: [(name: FamilyName, make: @Sendable ([String: String], ForgeSeed) throws -> HuntFamily)] = [
+        (WebAuthnFamily.name, { parameters, seed in
+            try HuntFamily(WebAuthnFamily.name, baselines: try WebAuthnFamily.huntBaselines(parameters: parameters, seed: seed), mutations: WebAuthnMutations.all)
+        }),
+        (AppAttestFamily.name, { parameters, seed in
+            try HuntFamily(AppAttestFamily.name, baselines: try AppAttestFamily.huntBaselines(parameters: parameters, seed: seed), mutations: AppAttestMutations.all)
+        }),
+        (AndroidFamily.name, { parameters, seed in
+            try HuntFamily(AndroidFamily.name, baselines: try AndroidFamily.huntBaselines(parameters: parameters, seed: seed), mutations: AndroidMutations.all)
+        }),
+        (PerRequestFamily.name, { parameters, seed in
+            try HuntFamily(PerRequestFamily.name, baselines: try PerRequestFamily.huntBaselines(parameters: parameters, seed: seed), mutations: PerRequestMutations.all)
+        }),
+    ]
 
     private static func mutant<Baseline: HuntableBaseline>(_ baseline: Baseline, _ mutation: Mutation<Baseline.Scenario, Baseline.Forge>,
                                                            _ number: UInt64, _ random: inout HuntRandom) -> Mutant? {
