@@ -48,14 +48,8 @@ import Testing
         let profile = Profile.appleAppAttest
         let forge = MutantForge(families: try HuntFamily.all(for: profile, seed: 5))
         #expect(forge.baselineCount == 1 && forge.mutationCount == AppAttestMutations.all.count)
-        var refusedFields: Set<String> = []
-        var made = 0
-        for number in 0..<UInt64(600) {
-            guard let mutant = forge.mutant(number, seed: 5) else { continue }
-            made += 1
-            let verdicts = try await ReferenceVerifier(profile: profile).verdicts(for: mutant.testCase.request, profile: profile)
-            if verdicts.contains(where: { $0.outcome == .reject }) { refusedFields.insert(mutant.field.rawValue) }
-        }
+        let reach = try await ReferenceReach(profile, seed: 5, draws: 600)
+        let (made, refusedFields) = (reach.mutants, reach.refused)
         #expect(made > 400, "most draws apply: \(made)")
         let unchecked = Set(AppAttestMutations.all.map(\.field.rawValue).filter {
             $0 == "attestation.attestationObject.attStmt.receipt" || ($0.contains(".flags.") && $0 != "attestation.authData.flags.AT")

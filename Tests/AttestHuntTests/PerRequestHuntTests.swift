@@ -44,14 +44,8 @@ extension PerRequestHuntTests {
     /// some draw but the ones the profile leaves unjudged.
     @Test func everyFieldReachesARefusal() async throws {
         let profile = Profile.perRequestDeviceAttestation
-        let forge = MutantForge(families: try HuntFamily.all(for: profile, seed: 5))
-        var made: Set<String> = [], refused: Set<String> = []
-        for number in 0..<UInt64(3_000) {
-            guard let mutant = forge.mutant(number, seed: 5) else { continue }
-            made.insert(mutant.field.rawValue)
-            let verdicts = try await ReferenceVerifier(profile: profile).verdicts(for: mutant.testCase.request, profile: profile)
-            if verdicts.contains(where: { $0.outcome == .reject }) { refused.insert(mutant.field.rawValue) }
-        }
+        let reach = try await ReferenceReach(profile, seed: 5, draws: 3_000)
+        let (made, refused) = (reach.made, reach.refused)
         #expect(made == Set(PerRequestMutations.all.map(\.field.rawValue)), "never applied: \(Set(PerRequestMutations.all.map(\.field.rawValue)).subtracting(made).sorted())")
         // What this profile leaves unjudged: of the iOS attestation, all but its nonce, key id, counter and the AT
         // flag that makes its credential data readable (the
