@@ -11,8 +11,11 @@ public enum PerRequestFamily: CatalogueFamily {
     public static let name = FamilyName.perRequest
     /// Case ids start `request.`.
     static let idPrefix = "request"
+    /// The flow's own rules, App Attest's attestation rules (the iOS attest is an App Attest attestation, verified as
+    /// Apple documents it: §3.1 of the protocol page) and the assertion rules its protected requests rest on.
     public static var rules: [Rule] {
-        PerRequestRules.all + AppAttestRules.all.filter { [.appAttestNonce, .appAttestAssertionSignature, .appAttestAssertionCounter].contains($0.id) }
+        let appAttest = Set(iosAttestDefinitions.compactMap(\.rule)).union([.appAttestAssertionSignature, .appAttestAssertionCounter])
+        return PerRequestRules.all + AppAttestFamily.rules.filter { appAttest.contains($0.id) }
     }
 
 
@@ -144,6 +147,22 @@ public enum PerRequestFamily: CatalogueFamily {
         return scenario
     }
 
+    /// Every App Attest case that breaks the attestation, as a break of the iOS flow's POST /device/attest: the same
+    /// mutation applied to the attestation the app sends there (described once, in the App Attest family), the
+    /// challenge the server issued unchanged. Ids are `request.<rule>.attest-<App Attest variant>`.
+    static let iosAttestDefinitions: [Definition] = AppAttestFamily.definitions.compactMap { appAttest in
+        guard case .attestation = appAttest.baseline, appAttest.rule != nil else { return nil }
+        return Definition(variant: "attest-" + appAttest.variant, rule: appAttest.rule, importance: appAttest.importance,
+                          description: "The iOS attest's App Attest attestation: " + appAttest.description) { forge in
+            var requests = try forge.attestIOS(at: forge.time)
+            guard case .attestIOS(let attestation, let challenge, let time) = requests[1] else { return PerRequestScenario(requests: requests) }
+            var scenario = AppAttestScenario(attestation: attestation, assertions: [], brokenStep: 0)
+            try appAttest.mutate(&scenario, forge.appAttest)
+            requests[1] = .attestIOS(scenario.attestation, challenge: challenge, time)
+            return PerRequestScenario(requests: requests, brokenStep: 1)
+        }
+    }
+
     static let definitions: [Definition] = [
         Definition(variant: "ios", rule: nil, importance: .critical,
                    description: "App Attest once, then a POST with a body and a bodyless GET, each with its own challenge and assertion.") { forge in
@@ -246,14 +265,6 @@ public enum PerRequestFamily: CatalogueFamily {
                 request.proof = .appAttest(assertion, challenge: challenge, signedFor: signedFor)
             }
         },
-        Definition(variant: "attest-other-challenge", rule: .appAttestNonce, importance: .critical,
-                   description: "The App Attest attestation binds another challenge than the one issued for /device/attest.") { forge in
-            var requests = try forge.attestIOS(at: forge.time)
-            guard case .attestIOS(var attestation, let challenge, let time) = requests[1] else { return PerRequestScenario(requests: requests) }
-            attestation.clientDataHash = sha256(try forge.challenge("another"))
-            requests[1] = .attestIOS(attestation, challenge: challenge, time)
-            return PerRequestScenario(requests: requests, brokenStep: 1)
-        },
 
         // Android.
         Definition(variant: "tag", rule: .integrityEncryption, importance: .critical,
@@ -323,5 +334,5 @@ public enum PerRequestFamily: CatalogueFamily {
                    description: "The session token is used a day and a minute after it was issued (lifetime 86400 s).") { forge in
             try android(forge, { $0.time = forge.time + 1 + 86_460 })
         },
-    ]
+    ] + iosAttestDefinitions
 }

@@ -9,6 +9,12 @@ public struct AppAttestScenario: Sendable {
     public var assertions: [AssertionBlueprint]
     public var brokenStep: Int?
 
+    public init(attestation: AttestationBlueprint, assertions: [AssertionBlueprint], brokenStep: Int?) {
+        self.attestation = attestation
+        self.assertions = assertions
+        self.brokenStep = brokenStep
+    }
+
     public struct Rendered: Sendable {
         public let attestation: AttestationBlueprint.Output
         public let assertions: [AssertionBlueprint.Output]
