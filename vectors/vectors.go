@@ -142,6 +142,9 @@ type Step struct {
 	ExpectedStatus string              `json:"expectedStatus,omitempty"`
 	// Either: the specification leaves this step's verdict to the relying party; either verdict conforms.
 	Either bool `json:"either,omitempty"`
+	// Unreadable: nothing can be read past what this step breaks; it is refused under every profile, also one that
+	// does not enforce Breaks.
+	Unreadable bool `json:"unreadable,omitempty"`
 	// Repeats: this step goes over an earlier step's ceremony again (a verifier sees its inputs as they are).
 	Repeats *Repetition `json:"repeats,omitempty"`
 }

@@ -18,10 +18,12 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
     let control: String?
     /// The specification leaves this case's verdict to the relying party: every step expects either verdict.
     let either: Bool
+    /// Nothing can be read past what this case breaks: refused under every profile (`Step.unreadable`).
+    let unreadable: Bool
     let mutate: @Sendable (inout Scenario, Forge) throws -> Void
 
     init(variant: String, rule: RuleID?, importance: Importance, description: String, baseline: Baseline,
-         control: String? = nil, either: Bool = false, mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
+         control: String? = nil, either: Bool = false, unreadable: Bool = false, mutate: @escaping @Sendable (inout Scenario, Forge) throws -> Void) {
         self.variant = variant
         self.rule = rule
         self.importance = importance
@@ -29,6 +31,7 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
         self.baseline = baseline
         self.control = control
         self.either = either
+        self.unreadable = unreadable
         self.mutate = mutate
     }
 
@@ -41,8 +44,10 @@ struct CaseDefinition<Baseline: Sendable, Scenario, Forge>: Sendable {
     /// The case, with `<prefix>.valid.<control>` as its control when it is negative (this definition's own
     /// `control` first, else the family's `derived` variant for its baseline).
     func makeCase(prefix: String, family: FamilyName, context: CaseContext, steps: [Step], control derived: String) -> Case {
+        var marked = either ? steps.map(\.leavingVerdictToRelyingParty) : steps
+        if unreadable { marked = marked.map { $0.breaks == nil ? $0 : $0.unreadableWithoutItsRule } }
         var testCase = Case(id: id(prefix: prefix), family: family, rule: rule, description: description, importance: importance,
-                            context: context, steps: either ? steps.map(\.leavingVerdictToRelyingParty) : steps)
+                            context: context, steps: marked)
         if rule != nil { testCase.control = "\(prefix).valid.\(control ?? derived)" }
         return testCase
     }

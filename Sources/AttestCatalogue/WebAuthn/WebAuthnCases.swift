@@ -57,7 +57,7 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     /// The metadata cases configure the relying party with a FIDO metadata BLOB and its root; the cases of a relying
     /// party that accepts any attestation set `attestation` to `none`.
-    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot", "attestation"]
+    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot", "attestation", "userVerification"]
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
@@ -357,6 +357,55 @@ public enum WebAuthnFamily: CatalogueFamily {
         }
     }
 
+    /// The attestation object's top level broken one member at a time (FIDO server conformance
+    /// ServerAuthenticatorAttestationResponse-Resp-3 F-1 to F-8): §7.1 step 13 cannot obtain fmt, attStmt and authData
+    /// from any of these.
+    struct AttestationObjectShape: Sendable {
+        let variant: String
+        let rule: RuleID
+        let description: String
+        let edit: @Sendable ([CBORMapEntry]) -> CBORValue
+    }
+
+    static let attestationObjectShapes: [AttestationObjectShape] = {
+        func replacing(_ key: String, with value: CBORValue?) -> @Sendable ([CBORMapEntry]) -> CBORValue {
+            { entries in .map(entries.compactMap { $0.key == .text(key) ? value.map { CBORMapEntry(.text(key), $0) } : $0 }) }
+        }
+        return [
+            .init(variant: "attestation-object-not-a-map", rule: .webAuthnStructure,
+                  description: "The attestation object is a CBOR array of the three values, not a map (FIDO Resp-3 F-1).",
+                  edit: { .array($0.map(\.value)) }),
+            .init(variant: "attestation-object-without-fmt", rule: .webAuthnStructure,
+                  description: "The attestation object has attStmt and authData but no fmt (FIDO Resp-3 F-2).", edit: replacing("fmt", with: nil)),
+            .init(variant: "attestation-object-fmt-not-text", rule: .webAuthnStructure,
+                  description: "The attestation object's fmt is the integer 1, not a text string (FIDO Resp-3 F-3).",
+                  edit: replacing("fmt", with: .unsigned(1))),
+            .init(variant: "attestation-object-without-attstmt", rule: .webAuthnStructure,
+                  description: "The attestation object has fmt and authData but no attStmt (FIDO Resp-3 F-4).", edit: replacing("attStmt", with: nil)),
+            .init(variant: "attstmt-not-a-map", rule: .webAuthnStatementStructure,
+                  description: "The packed attStmt is a text string, not a map (FIDO Resp-3 F-5).",
+                  edit: replacing("attStmt", with: .text("packed"))),
+            .init(variant: "attestation-object-without-authdata", rule: .webAuthnStructure,
+                  description: "The attestation object has fmt and attStmt but no authData (FIDO Resp-3 F-6).", edit: replacing("authData", with: nil)),
+            .init(variant: "attestation-object-authdata-not-bytes", rule: .webAuthnStructure,
+                  description: "The attestation object's authData is a text string, not a byte string (FIDO Resp-3 F-7).",
+                  edit: replacing("authData", with: .text("authenticator data"))),
+            .init(variant: "registration-authdata-empty", rule: .webAuthnAuthenticatorData,
+                  description: "The attestation object's authData is an empty byte string (FIDO Resp-3 F-8).", edit: replacing("authData", with: .bytes([]))),
+        ]
+    }()
+
+    /// The packed intermediate re-issued by the attestation root with a validity that ended a day before the ceremony.
+    static func expiredPackedIntermediate(_ forge: WebAuthnForge) throws -> CertificateAuthority {
+        let current = forge.pki.packedIntermediate
+        return CertificateAuthority(certificate: try CertificateAuthority.issue(
+            serial: current.certificate.serialNumber, subject: try current.name, key: current.key.publicKey,
+            issuer: try forge.pki.attestationRoot.name, signer: forge.pki.attestationRoot.key,
+            validity: (forge.time - 800 * 86_400, forge.time - 86_400),
+            extensions: CertificateAuthority.caExtensions(current.key, issuer: forge.pki.attestationRoot.key, pathLength: 0)),
+            key: current.key)
+    }
+
     /// A relying party that accepts any attestation (`attestation: none`, the WebAuthn default conveyance): self
     /// and none statements are valid, and what a self statement or a none statement still has to be is checked.
     static let anyAttestationDefinitions: [Definition] = [
@@ -407,13 +456,7 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "metadata-intermediate-root-expired", rule: .chainValidity, importance: .high,
                    description: "The metadata names an intermediate as the model's attestation root and that intermediate has expired: an anchor from metadata is still checked (SimpleWebAuthn #647).",
                    baseline: .registration(.packed)) { scenario, forge in
-            let current = forge.pki.packedIntermediate
-            let expired = CertificateAuthority(certificate: try CertificateAuthority.issue(
-                serial: current.certificate.serialNumber, subject: try current.name, key: current.key.publicKey,
-                issuer: try forge.pki.attestationRoot.name, signer: forge.pki.attestationRoot.key,
-                validity: (forge.time - 800 * 86_400, forge.time - 86_400),
-                extensions: CertificateAuthority.caExtensions(current.key, issuer: forge.pki.attestationRoot.key, pathLength: 0)),
-                key: current.key)
+            let expired = try expiredPackedIntermediate(forge)
             viaIntermediate(&scenario, expired)
             try withMetadata(&scenario, forge, roots: [expired.certificate])
         },
@@ -543,6 +586,9 @@ public enum WebAuthnFamily: CatalogueFamily {
         return Array(("{" + written.joined(separator: ",") + "}").utf8)
     }
 
+    /// TPM vendors with a valid case of their own, beside the forge's default (Infineon).
+    static let tpmVendors: [TPMStatement.Vendor] = [.microsoft, .intel, .stMicroelectronics, .nuvoton]
+
     static let valid: [Definition] = [
         Definition(variant: "packed", rule: nil, importance: .critical,
                    description: "A packed registration with a full attestation chain, then assertions with counters 1 and 2.",
@@ -557,16 +603,55 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "A tpm registration of an RSA-2048 credential (RS256 AIK, SHA-256 names; AIK certificate per §8.3.1 under a TPM CA below the test FIDO root), then an assertion.",
                    baseline: .assertions(.tpm, [1])) { _, _ in },
         Definition(variant: "tpm-ecc", rule: nil, importance: .high,
-                   description: "A tpm registration of a P-256 credential (an ECC pubArea), then an assertion.",
+                   description: "A tpm registration of a P-256 credential (an ECC pubArea) certified by the RSA AIK (a real device combination: the statement's alg is the AIK's RS256, not the credential's ES256), then an assertion.",
                    baseline: .assertions(.tpmECC, [1])) { _, _ in },
+        Definition(variant: "tpm-rs1", rule: nil, importance: .medium,
+                   description: "A tpm registration as TPMs that sign only with SHA-1 make it: alg RS1 (-65535), the quote and pubArea's Name under SHA-1 (§8.3 takes the hash from alg; FIDO ServerAuthenticatorAttestationResponse-Resp-4 P-8 requires RS1 to be accepted).",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) {
+                $0.tpm {
+                    $0.algorithm = .rs1
+                    $0.nameAlg = TPMStructures.algorithmSHA1
+                }
+            }
+        },
+        Definition(variant: "tpm-ecc-rs1", rule: nil, importance: .high,
+                   description: "A tpm registration in the shape Windows Hello sends: a P-256 credential (ECC pubArea) certified by the RSA AIK under alg RS1, SHA-1 quote and Name.",
+                   baseline: .registration(.tpmECC)) { scenario, _ in
+            registration(&scenario) {
+                $0.tpm {
+                    $0.algorithm = .rs1
+                    $0.nameAlg = TPMStructures.algorithmSHA1
+                }
+            }
+        },
         Definition(variant: "tpm-name-sha384", rule: nil, importance: .medium,
                    description: "A tpm registration whose pubArea.nameAlg (SHA-384) differs from the hash of alg (SHA-256): the Name is computed with nameAlg, extraData with alg's hash.",
                    baseline: .registration(.tpm)) { scenario, _ in
             registration(&scenario) { $0.tpm { $0.nameAlg = TPMStructures.algorithmSHA384 } }
         },
+    ] + tpmVendors.map { vendor in
+        Definition(variant: "tpm-vendor-\(vendor.name.split(separator: " ")[0].lowercased())", rule: nil, importance: .medium,
+                   description: "A tpm registration whose AIK certificate names \(vendor.name) (\"\(vendor.id)\", TCG Vendor ID Registry) as the TPM manufacturer: §8.3.1 asks for a registered vendor id, not one from a list of a few.",
+                   baseline: .registration(.tpm)) { scenario, _ in
+            registration(&scenario) { $0.tpm { $0.certificate.alternativeName?.manufacturer = vendor.id } }
+        }
+    } + [
         Definition(variant: "android-safetynet", rule: nil, importance: .high,
                    description: "An android-safetynet registration (a SafetyNet JWS from a second before, signed by attest.android.com under a test root; deprecated by Google in 2024 but still accepted by relying parties), then an assertion.",
                    baseline: .assertions(.androidSafetyNet, [1])) { _, _ in },
+        Definition(variant: "uv-discouraged", rule: nil, importance: .high,
+                   description: "A relying party that asks for userVerification \"discouraged\": a registration and an assertion with UP set and UV clear (§7.1 step 16 and §7.2 step 17 check UV only when it is required; FIDO ServerAuthenticatorAssertionResponse-Resp-3 P-5).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.parameterOverrides["userVerification"] = "discouraged"
+            registration(&scenario) { _ = $0.flags.remove(.userVerified) }
+            scenario.lastAssertion.flags.remove(.userVerified)
+        },
+        Definition(variant: "uv-discouraged-uv-set", rule: nil, importance: .medium,
+                   description: "A relying party that asks for userVerification \"discouraged\": the authenticator verified the user anyway (UV set in the registration and the assertion), which is no reason to refuse (FIDO Resp-3 P-6).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.parameterOverrides["userVerification"] = "discouraged"
+        },
         Definition(variant: "packed-p384-batch", rule: nil, importance: .medium,
                    description: "A packed registration whose attestation certificate holds a P-384 batch key (alg ES384, -35), then an assertion.",
                    baseline: .assertions(.packed, [1])) { scenario, forge in
@@ -616,6 +701,32 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "extra-key", rule: .webAuthnStructure, importance: .low,
                    description: "The attestation object has a fourth key.", baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.encoding = .extraKey("extra", .unsigned(0)) }
+        },
+        // The attestation object's shape (FIDO server conformance ServerAuthenticatorAttestationResponse-Resp-3):
+        // nothing can be read past these, so every profile expects them refused.
+    ] + attestationObjectShapes.map { shape in
+        Definition(variant: shape.variant, rule: shape.rule, importance: .high, description: shape.description,
+                   baseline: .registration(.packed), unreadable: true) { scenario, _ in
+            registration(&scenario) { $0.objectEdit = shape.edit }
+        }
+    } + [
+        Definition(variant: "registration-attested-flag-set-without-data", rule: .webAuthnAuthenticatorData, importance: .high,
+                   description: "The registration's AT flag is set but no attested credential data follows the counter (FIDO Resp-3 F-11): there is no credential to register.",
+                   baseline: .registration(.packed), unreadable: true) { scenario, _ in
+            registration(&scenario) { $0.omitAttestedCredentialData = true }
+        },
+        Definition(variant: "registration-without-attested-data", rule: .webAuthnAuthenticatorData, importance: .high,
+                   description: "The registration's AT flag is clear and no attested credential data follows (FIDO Resp-3 F-10): 37 bytes of authenticator data, no credential to register.",
+                   baseline: .registration(.packed), unreadable: true) { scenario, _ in
+            registration(&scenario) {
+                _ = $0.flags.remove(.attestedCredentialData)
+                $0.omitAttestedCredentialData = true
+            }
+        },
+        Definition(variant: "registration-attested-flag-clear", rule: .webAuthnAuthenticatorData, importance: .medium,
+                   description: "The registration's AT flag is clear while the attested credential data still follows (the statement signs it): a parser that never reads AT takes the credential, one that honours it finds bytes after the counter that nothing announces.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { _ = $0.flags.remove(.attestedCredentialData) }
         },
         Definition(variant: "registration-trailing-bytes", rule: .webAuthnAuthenticatorData, importance: .medium,
                    description: "A byte follows the credential public key although ED is clear (the statement signs it).",
@@ -873,6 +984,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The packed attestation certificate expired a day before the registration.",
                    baseline: .registration(.packed)) { scenario, forge in
             registration(&scenario) { $0.packed { $0.validity = (forge.time - 400 * 86_400, forge.time - 86_400) } }
+        },
+        Definition(variant: "packed-intermediate-expired", rule: .chainValidity, importance: .high,
+                   description: "The packed attestation certificate comes with the intermediate that issued it, and that intermediate expired a day before the registration; the trust anchor is the root, with no metadata (every certificate of the path is checked, not only the leaf).",
+                   baseline: .registration(.packed)) { scenario, forge in
+            viaIntermediate(&scenario, try expiredPackedIntermediate(forge))
         },
         Definition(variant: "ou", rule: .webAuthnPackedCertificate, importance: .medium,
                    description: "The packed attestation certificate's OU is not \"Authenticator Attestation\".",
@@ -1263,6 +1379,17 @@ public enum WebAuthnFamily: CatalogueFamily {
                 + CollectedClientData.ccdString(clientData.challenge) + ",\"origin\":" + CollectedClientData.ccdString(clientData.origin)
                 + ",\"crossOrigin\":false}"
             scenario.lastAssertion.clientDataJSONOverride = Array(json.utf8)
+        },
+        Definition(variant: "client-data-duplicate-type", rule: .webAuthnStructure, importance: .high,
+                   description: "The registration's clientDataJSON gives type twice: first \"webauthn.get\", then \"webauthn.create\" (a last-wins reader takes a registration, a first-wins reader an assertion: the type check is only as good as the parser's reading of a repeated name).",
+                   baseline: .registration(.packed)) { scenario, _ in
+            registration(&scenario) { registration in
+                let clientData = registration.clientData
+                let json = "{\"type\":\"webauthn.get\",\"type\":" + CollectedClientData.ccdString(clientData.type)
+                    + ",\"challenge\":" + CollectedClientData.ccdString(clientData.challenge)
+                    + ",\"origin\":" + CollectedClientData.ccdString(clientData.origin) + ",\"crossOrigin\":false}"
+                registration.clientDataJSONOverride = Array(json.utf8)
+            }
         },
         Definition(variant: "assertion-extension-flag-without-data", rule: .webAuthnAuthenticatorData, importance: .medium,
                    description: "The assertion sets ED but no extension data follows its 37 bytes (found by a hunt: one library refused it, another crashed, the reference accepted).",

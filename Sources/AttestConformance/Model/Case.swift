@@ -54,26 +54,39 @@ public struct Step: Hashable, Sendable, Codable {
     /// that a relying party accepting any attestation may treat as none): either verdict conforms, under every
     /// profile. The verdict is recorded and shown, never a pass or a finding.
     public let either: Bool
+    /// Nothing can be read past what this step breaks (an attestation object without authData, authenticator data
+    /// that announces a credential and holds none): no verifier can accept it, only refuse or crash, so it is
+    /// expected refused under every profile, one that does not enforce `breaks` too. `breaks` names the check that
+    /// refuses it first.
+    public let unreadable: Bool
     /// This step goes over an earlier step's ceremony again (a replayed request, an answer to a finished ceremony).
     public let repeats: StepRepetition?
 
     public init(kind: StepKind, inputs: [InputKey: [UInt8]], breaks: RuleID? = nil, time: Date? = nil, expectedStatus: String? = nil,
-                either: Bool = false, repeats: StepRepetition? = nil) {
+                either: Bool = false, unreadable: Bool = false, repeats: StepRepetition? = nil) {
         self.kind = kind
         self.inputs = inputs
         self.breaks = breaks
         self.time = time
         self.expectedStatus = expectedStatus
         self.either = either
+        self.unreadable = unreadable
         self.repeats = repeats
     }
 
     /// The same step with its verdict left to the relying party.
     public var leavingVerdictToRelyingParty: Step {
-        Step(kind: kind, inputs: inputs, breaks: breaks, time: time, expectedStatus: expectedStatus, either: true, repeats: repeats)
+        Step(kind: kind, inputs: inputs, breaks: breaks, time: time, expectedStatus: expectedStatus, either: true,
+             unreadable: unreadable, repeats: repeats)
     }
 
-    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus, either, repeats }
+    /// The same step, marked as one nothing can be read past.
+    public var unreadableWithoutItsRule: Step {
+        Step(kind: kind, inputs: inputs, breaks: breaks, time: time, expectedStatus: expectedStatus, either: either,
+             unreadable: true, repeats: repeats)
+    }
+
+    enum CodingKeys: String, CodingKey { case kind, inputs, breaks, time, expectedStatus, either, unreadable, repeats }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -82,6 +95,7 @@ public struct Step: Hashable, Sendable, Codable {
         time = try container.decodeIfPresent(Date.self, forKey: .time)
         expectedStatus = try container.decodeIfPresent(String.self, forKey: .expectedStatus)
         either = try container.decodeIfPresent(Bool.self, forKey: .either) ?? false
+        unreadable = try container.decodeIfPresent(Bool.self, forKey: .unreadable) ?? false
         repeats = try container.decodeIfPresent(StepRepetition.self, forKey: .repeats)
         inputs = try StepInputs.decode(from: container, forKey: .inputs)
     }
@@ -94,13 +108,15 @@ public struct Step: Hashable, Sendable, Codable {
         try container.encodeIfPresent(time, forKey: .time)
         try container.encodeIfPresent(expectedStatus, forKey: .expectedStatus)
         if either { try container.encode(true, forKey: .either) }
+        if unreadable { try container.encode(true, forKey: .unreadable) }
         try container.encodeIfPresent(repeats, forKey: .repeats)
     }
 
     /// Either, when the specification leaves the verdict to the relying party; else accept unless this step breaks
-    /// a rule the profile enforces.
+    /// a rule the profile enforces or cannot be read at all.
     public func expectedVerdict(under profile: Profile) -> Verdict.Outcome {
         if either || breaks.map(profile.leavesToRelyingParty) == true { return .either }
+        if unreadable, breaks != nil { return .reject }
         guard let breaks, profile.enforces(breaks) else { return .accept }
         return .reject
     }

@@ -85,6 +85,7 @@ public enum VectorSchema {
                   "time": {"type": "string", "format": "date-time"},
                   "expectedStatus": {"type": "string"},
                   "either": {"const": true},
+                  "unreadable": {"const": true, "description": "nothing can be read past what this step breaks: it is refused under every profile, also one that does not enforce breaks"},
                   "repeats": {
                     "type": "object", "required": ["as", "step"], "additionalProperties": false,
                     "description": "this step goes over an earlier step's ceremony again: replay (the earlier step's inputs exactly, its completing request sent again) or answer (a new response to that ceremony, no new options asked for)",

@@ -68,14 +68,17 @@ public struct AuthenticatorData: Hashable, Sendable {
 
     /// Parses authenticator data, honouring AT and ED (§6.1); `ignoreAttestedCredentialFlag` reads the 37-byte
     /// form even when AT is set, as App Attest assertions need (their flags are 0x40 with no credential data);
-    /// `allowTrailingBytes` ignores what follows the last structure, as lenient parsers do.
-    public init(parsing bytes: [UInt8], ignoreAttestedCredentialFlag: Bool = false, allowTrailingBytes: Bool = false) throws {
+    /// `allowTrailingBytes` ignores what follows the last structure, as lenient parsers do;
+    /// `assumeAttestedCredentialData` reads attested credential data after the first 37 bytes even when AT is clear,
+    /// as a registration parser that never looks at AT does.
+    public init(parsing bytes: [UInt8], ignoreAttestedCredentialFlag: Bool = false, allowTrailingBytes: Bool = false,
+                assumeAttestedCredentialData: Bool = false) throws {
         guard bytes.count >= 37 else { throw ParseError.tooShort(needed: 37, have: bytes.count) }
         rpIdHash = Array(bytes[0..<32])
         flags = Flags(rawValue: bytes[32])
         signCount = bytes[33..<37].reduce(0) { $0 << 8 | UInt32($1) }
         var position = 37
-        if flags.contains(.attestedCredentialData) && !ignoreAttestedCredentialFlag {
+        if (flags.contains(.attestedCredentialData) || assumeAttestedCredentialData) && !ignoreAttestedCredentialFlag {
             guard bytes.count >= position + 18 else { throw ParseError.tooShort(needed: position + 18, have: bytes.count) }
             let aaguid = Array(bytes[position..<(position + 16)])
             let length = Int(bytes[position + 16]) << 8 | Int(bytes[position + 17])

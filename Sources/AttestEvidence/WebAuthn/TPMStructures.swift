@@ -1,3 +1,5 @@
+import AttestCrypto
+
 /// The TPM 2.0 structures of a `tpm` attestation statement (WebAuthn L3 §8.3): big-endian fields and TPM2B
 /// (16-bit length, then bytes) buffers, as TPM 2.0 Library Part 2 defines them.
 public enum TPMStructures {
@@ -23,6 +25,9 @@ public enum TPMStructures {
     public static let algorithmSHA384: UInt16 = 0x000C
     public static let algorithmSHA512: UInt16 = 0x000D
     public static let algorithmECC: UInt16 = 0x0023
+    /// The hashes a Name (Part 1 §16) may be computed with, by TPM_ALG_ID: SHA-1 (what RS1 TPMs use) and SHA-2.
+    public static let nameDigests: [UInt16: HashAlgorithm] = [algorithmSHA1: .sha1, algorithmSHA256: .sha256,
+                                                              algorithmSHA384: .sha384, algorithmSHA512: .sha512]
     /// TPM_ECC_CURVE values (Part 2 §6.4): NIST P-256, P-384, P-521.
     public static let curves: [UInt16: String] = [0x0003: "P-256", 0x0004: "P-384", 0x0005: "P-521"]
 

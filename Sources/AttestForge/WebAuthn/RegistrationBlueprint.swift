@@ -31,6 +31,8 @@ public struct RegistrationBlueprint: Sendable {
     /// Write this `fmt` instead of the statement's.
     public var formatOverride: String?
     public var encoding: CBORMalformation?
+    /// Changes the attestation object's top level before it is encoded (a member missing or mistyped, or no map at all).
+    public var objectEdit: (@Sendable ([CBORMapEntry]) -> CBORValue)?
     /// The credential id (`id`, `rawId`) the client sends, when not the attested one.
     public var sentCredentialId: [UInt8]?
     /// Changes the credential's JSON (RegistrationResponseJSON) after it is built.
@@ -81,7 +83,7 @@ public struct RegistrationBlueprint: Sendable {
                                                       credentialAlgorithm: try resolvedCredentialAlgorithm(), aaguid: aaguid))
         let object = [CBORMapEntry("fmt", .text(formatOverride ?? statement.format)),
                       CBORMapEntry("attStmt", .map(statementMap)), CBORMapEntry("authData", .bytes(authData))]
-        let attestationObject = encoding?.encode(object) ?? CBORWriter.encode(.map(object))
+        let attestationObject = objectEdit.map { CBORWriter.encode($0(object)) } ?? encoding?.encode(object) ?? CBORWriter.encode(.map(object))
         let sentId = sentCredentialId ?? credentialId
         var json = CredentialJSON.registration(id: sentId, clientDataJSON: clientDataJSON, attestationObject: attestationObject,
                                                authenticatorData: authData, publicKeyAlgorithm: try resolvedCredentialAlgorithm().rawValue,

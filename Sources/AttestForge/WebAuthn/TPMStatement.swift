@@ -17,6 +17,8 @@ public struct TPMStatement: Sendable {
     public var validity: (Date, Date)
     /// TPMT_PUBLIC.nameAlg: the hash of the Name certInfo attests (TPM 2.0 Part 1 §16).
     public var nameAlg = TPMStructures.algorithmSHA256
+    /// The statement's `alg` (its hash also makes certInfo.extraData); nil takes the AIK key's usual one (RS256, ES256...).
+    public var algorithm: COSEKey.Algorithm?
     /// §8.3.1 profile of the AIK certificate, field by field.
     public var certificate = AIKCertificateProfile()
     /// What id-fido-gen-ce-aaguid holds in the AIK certificate.
@@ -55,11 +57,31 @@ public struct TPMStatement: Sendable {
         public init() {}
     }
 
+    /// A TPM vendor in the TCG Vendor ID Registry
+    /// (https://trustedcomputinggroup.org/resource/vendor-id-registry/): its four-character code and the
+    /// tcg-at-tpmManufacturer value, "id:" and the code's ASCII bytes in hex.
+    public struct Vendor: Hashable, Sendable {
+        public let code: String
+        public let name: String
+        public var id: String { "id:" + code.utf8.map { String(format: "%02X", $0) }.joined() }
+
+        public init(code: String, name: String) {
+            self.code = code
+            self.name = name
+        }
+
+        public static let infineon = Vendor(code: "IFX\u{0}", name: "Infineon")
+        public static let microsoft = Vendor(code: "MSFT", name: "Microsoft")
+        public static let intel = Vendor(code: "INTC", name: "Intel")
+        public static let stMicroelectronics = Vendor(code: "STM ", name: "STMicroelectronics")
+        public static let nuvoton = Vendor(code: "NTC\u{0}", name: "Nuvoton Technology")
+    }
+
     /// tcg-at-tpmManufacturer, tcg-at-tpmModel, tcg-at-tpmVersion as a directoryName.
     public struct TPMIdentity: Sendable {
-        /// A vendor id from the TCG registry ("id:" and four ASCII bytes in hex): verifiers look it up. The forge uses
-        /// Microsoft's (the software TPM), with a model that says TEST.
-        public var manufacturer = "id:4D534654"
+        /// A vendor id from the TCG registry: verifiers look it up. The forge uses Infineon's, which every mainstream
+        /// verifier's vendor list holds (Microsoft's, the software TPM's, is missing from some), with a model that says TEST.
+        public var manufacturer = Vendor.infineon.id
         public var model = "attest-harness TEST TPM"
         public var version = "id:13"
 
@@ -77,7 +99,7 @@ public struct TPMStatement: Sendable {
     public static let aikCertificateUsage: DERObjectIdentifier = "2.23.133.8.3"
 
     func render(_ input: AttestationStatementBlueprint.Input) throws -> [CBORMapEntry] {
-        let algorithm = try COSEKey.algorithm(for: aikKey.publicKey)
+        let algorithm = try self.algorithm ?? COSEKey.algorithm(for: aikKey.publicKey)
         guard let digest = algorithm.digest else { throw AttestCryptoError.unsupported("a tpm AIK signing with \(algorithm)") }
         let pubArea = try Self.publicArea(certifiedKey ?? input.credentialKey.publicKey, nameAlg: nameAlg)
         let certInfo = try Self.attestation(
@@ -146,9 +168,7 @@ public struct TPMStatement: Sendable {
 
     /// A Name (Part 1 §16): nameAlg, then the nameAlg digest of the object's TPMT_PUBLIC.
     static func name(of publicArea: [UInt8], nameAlg: UInt16) throws -> [UInt8] {
-        let digests: [UInt16: HashAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
-                                                  TPMStructures.algorithmSHA512: .sha512]
-        guard let digest = digests[nameAlg] else { throw AttestCryptoError.unsupported("TPM nameAlg \(nameAlg)") }
+        guard let digest = TPMStructures.nameDigests[nameAlg] else { throw AttestCryptoError.unsupported("TPM nameAlg \(nameAlg)") }
         return uint16(nameAlg) + digest.hash(publicArea)
     }
 

@@ -201,9 +201,7 @@ enum AttestationStatementVerification {
         }
         let certificates = try certificateList(input.statement, policy: input.policy)
         let algorithm = try statementAlgorithm(input.statement, policy: input.policy)
-        let digests: [UInt16: HashAlgorithm] = [TPMStructures.algorithmSHA256: .sha256, TPMStructures.algorithmSHA384: .sha384,
-                                                  TPMStructures.algorithmSHA512: .sha512]
-        guard let digest = algorithm.digest, let nameDigest = digests[pubArea.nameAlg] else {
+        guard let digest = algorithm.digest, let nameDigest = TPMStructures.nameDigests[pubArea.nameAlg] else {
             throw RuleViolation(rule: .webAuthnStatementStructure, reason: "tpm alg or pubArea.nameAlg names a hash this verifier lacks")
         }
         // Step 2: the key pubArea's parameters and unique fields describe.

@@ -62,7 +62,15 @@ enum CeremonyChecks {
         let strict = policy.enforces(.webAuthnAuthenticatorData)
         let data: AuthenticatorData
         do {
-            data = try AuthenticatorData(parsing: bytes, ignoreAttestedCredentialFlag: !registration, allowTrailingBytes: !strict)
+            // A registration whose AT is clear while credential data follows: refused here, or, without the rule,
+            // read as a parser that takes the credential data whatever AT says.
+            if registration && bytes.count > 37 && bytes[32] & AuthenticatorData.Flags.attestedCredentialData.rawValue == 0 {
+                try policy.require(.webAuthnAuthenticatorData, false, "AT is clear but \(bytes.count - 37) bytes follow the flags and counter")
+            }
+            data = try AuthenticatorData(parsing: bytes, ignoreAttestedCredentialFlag: !registration, allowTrailingBytes: !strict,
+                                         assumeAttestedCredentialData: registration && !strict)
+        } catch let violation as RuleViolation {
+            throw violation
         } catch {
             throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "authenticatorData: \(error)")
         }

@@ -94,6 +94,8 @@ class Step:
     expected_status: Optional[str] = None
     #: The specification leaves this step's verdict to the relying party: either verdict conforms.
     either: bool = False
+    #: Nothing can be read past what this step breaks: refused under every profile, also one without `breaks`.
+    unreadable: bool = False
     #: This step goes over an earlier step's ceremony again: ("replay" or "answer", that step's index); a verifier
     #: sees its inputs as they are (a replay has the earlier step's inputs exactly).
     repeats: Optional[Tuple[str, int]] = None
@@ -264,9 +266,10 @@ class _Decoder:
                        parameters=self.string_map(d["parameters"], f"{pointer}/parameters"))
 
     def step(self, value: Any, pointer: str) -> Step:
-        d = self.object(value, pointer, ("kind", "inputs"), ("breaks", "time", "expectedStatus", "either", "repeats"))
-        if "either" in d and d["either"] is not True:
-            raise VectorFormatError(f"{pointer}/either", "is true when present")
+        d = self.object(value, pointer, ("kind", "inputs"), ("breaks", "time", "expectedStatus", "either", "unreadable", "repeats"))
+        for flag in ("either", "unreadable"):
+            if flag in d and d[flag] is not True:
+                raise VectorFormatError(f"{pointer}/{flag}", "is true when present")
         repeats = None
         if "repeats" in d:
             r = self.object(d["repeats"], f"{pointer}/repeats", ("as", "step"))
@@ -282,7 +285,7 @@ class _Decoder:
                     breaks=RuleId(breaks) if breaks is not None else None,
                     time=self.time(d["time"], f"{pointer}/time") if "time" in d else None,
                     expected_status=self.optional_string(d, "expectedStatus", pointer),
-                    either="either" in d, repeats=repeats)
+                    either="either" in d, unreadable="unreadable" in d, repeats=repeats)
 
     def outcomes(self, value: Any, pointer: str) -> Tuple[Outcome, ...]:
         return self.array(value, pointer, lambda item, at: self.word(item, at, OUTCOMES))
