@@ -99,6 +99,8 @@ type Rule struct {
 	Source        string   `json:"source"`
 	BugClass      BugClass `json:"bugClass"`
 	References    []string `json:"references"`
+	// Since is the edition of its source since which the rule holds ("WebAuthn Level 2"); empty for a source of one edition.
+	Since string `json:"since,omitempty"`
 }
 
 // Profile is a verifier configuration the cases are judged under.
@@ -108,6 +110,9 @@ type Profile struct {
 	Families    []FamilyName      `json:"families"`
 	Rules       []RuleID          `json:"rules"`
 	Parameters  map[string]string `json:"parameters"`
+	// LeftToRelyingParty lists the rules whose verdict the profile leaves to the relying party: a step breaking one
+	// expects either verdict.
+	LeftToRelyingParty []RuleID `json:"leftToRelyingParty,omitempty"`
 }
 
 // Case is one case: run its steps in order in one fresh verifier session configured from Context, and compare each

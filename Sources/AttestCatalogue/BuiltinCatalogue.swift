@@ -14,7 +14,7 @@ public enum BuiltinCatalogue {
 
     /// The built-in profiles, in catalogue order (also `Profile.appleAppAttest`, ...).
     public static let profiles: [Profile] = [
-        .appleAppAttest, .androidKeyAttestation, .androidKeyAttestationGoogle, .deviceBoundPasskeyImport, .webAuthnL3, .perRequestDeviceAttestation, .stepUpSigning,
+        .appleAppAttest, .androidKeyAttestation, .androidKeyAttestationGoogle, .deviceBoundPasskeyImport, .webAuthnL3, .webAuthnL2, .perRequestDeviceAttestation, .stepUpSigning,
     ]
 
     /// The relying party's web origin and its Android app's origin (the app of `androidParameters`).
@@ -111,6 +111,17 @@ extension Profile {
         families: [WebAuthnFamily.name],
         rules: Set(WebAuthnFamily.rules.map(\.id)),
         parameters: BuiltinCatalogue.webAuthnParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first })
+
+    /// WebAuthn Level 2, for libraries that document it: Level 3's profile with what Level 3 added left to the relying
+    /// party (either verdict conforms: a Level 2 relying party may check it or not), and the credential id uniqueness
+    /// that Level 2 lets it relax.
+    public static let webAuthnL2 = Profile(
+        name: "webauthn-l2",
+        description: "WebAuthn Level 2 (https://www.w3.org/TR/webauthn-2/): the webauthn-l3 profile judged by Level 2. What Level 3 added to the relying party's steps (crossOrigin and topOrigin, the BE and BS flags, the 1023-byte credential id limit, the credential's JSON and the client's id in the credential record) is left to the relying party, and so is a credential id already registered to another user (Level 2 §7.1 step 22: it MAY accept it, deleting the older registration). Rules cite Level 3's step numbers; docs/webauthn-levels.md gives Level 2's.",
+        families: [WebAuthnFamily.name],
+        rules: Set(WebAuthnFamily.rules.map(\.id)),
+        parameters: webAuthnL3.parameters,
+        leftToRelyingParty: WebAuthnRules.addedInLevelThree.union(WebAuthnRules.relaxedInLevelTwo))
 
     public static let perRequestDeviceAttestation = Profile(
         name: "per-request-device-attestation",

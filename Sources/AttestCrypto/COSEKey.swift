@@ -49,6 +49,9 @@ public struct COSEKey: Hashable, Sendable {
         case unsupported(label: Int64, value: Int64)
         /// The algorithm does not fit the key type or curve (ES256 on a P-384 key, EdDSA on an EC2 key).
         case algorithmMismatch(algorithm: Int64, keyType: Int64, curve: Int64?)
+        /// An EC2 key whose y is the sign bit (a boolean) instead of the coordinate: WebAuthn keys "MUST NOT use the
+        /// compressed point form" (WebAuthn L3 §5.8.5).
+        case compressedPoint
         case invalidKey(String)
 
         public var description: String {
@@ -59,6 +62,7 @@ public struct COSEKey: Hashable, Sendable {
             case .unsupported(let label, let value): return "COSE_Key parameter \(label) has unsupported value \(value)"
             case .algorithmMismatch(let algorithm, let keyType, let curve):
                 return "COSE_Key alg \(algorithm) does not fit kty \(keyType)\(curve.map { " crv \($0)" } ?? "")"
+            case .compressedPoint: return "COSE_Key gives its EC2 point compressed (y is a boolean)"
             case .invalidKey(let reason): return "COSE_Key is not a valid key: \(reason)"
             }
         }
@@ -77,8 +81,9 @@ public struct COSEKey: Hashable, Sendable {
         self.publicKey = publicKey
     }
 
-    /// Reads a COSE_Key, checking that its algorithm fits its key type and curve unless `requireAlgorithmFit` is
-    /// false (as parsers that trust `alg` blindly behave).
+    /// Reads a COSE_Key, checking that its algorithm fits its key type and curve, and that an EC2 point is not
+    /// compressed, unless `requireAlgorithmFit` is false (as parsers that trust `alg` blindly and decompress what they
+    /// are given behave).
     public init(cbor encoded: [UInt8], requireAlgorithmFit: Bool = true) throws {
         let value: CBORValue
         do { value = try CBORReader.decode(encoded) } catch { throw ParseError.notAMap }
@@ -109,11 +114,20 @@ public struct COSEKey: Hashable, Sendable {
                 guard curve.coseAlgorithm == algorithmValue || !requireAlgorithmFit && algorithm.digest != nil else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: curveValue)
                 }
-                let x = try bytes(-2), y = try bytes(-3)
-                guard x.count == curve.coordinateSize, y.count == curve.coordinateSize else {
-                    throw ParseError.invalidKey("coordinates are not \(curve.coordinateSize) bytes")
+                let x = try bytes(-2)
+                if case .bool(let odd)? = value[-3] {
+                    guard !requireAlgorithmFit else { throw ParseError.compressedPoint }
+                    guard x.count == curve.coordinateSize else {
+                        throw ParseError.invalidKey("x is not \(curve.coordinateSize) bytes")
+                    }
+                    key = try PublicKey(compressedPoint: [odd ? 0x03 : 0x02] + x, curve: curve)
+                } else {
+                    let y = try bytes(-3)
+                    guard x.count == curve.coordinateSize, y.count == curve.coordinateSize else {
+                        throw ParseError.invalidKey("coordinates are not \(curve.coordinateSize) bytes")
+                    }
+                    key = try PublicKey(x963: [0x04] + x + y, curve: curve)
                 }
-                key = try PublicKey(x963: [0x04] + x + y, curve: curve)
             case Self.rsa:
                 guard Algorithm.rsaFamily.contains(algorithm) else {
                     throw ParseError.algorithmMismatch(algorithm: algorithmValue, keyType: keyType, curve: nil)

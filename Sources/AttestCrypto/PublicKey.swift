@@ -74,6 +74,30 @@ public final class PublicKey: @unchecked Sendable, Hashable {
         self.init(pkey: try RawPublicKey.load(point, algorithm: .ec(curve), what: "X9.63 point"), algorithm: .ec(curve), spki: spki)
     }
 
+    /// An EC key from a compressed point (SEC 1 §2.3.3: 02 or 03, then X), as a COSE_Key with a boolean y gives it
+    /// (RFC 9053 §7.1.1). OpenSSL decompresses it, refusing an X with no point on the curve; the key is then the
+    /// uncompressed point's, so it equals the same key read any other way.
+    public convenience init(compressedPoint point: [UInt8], curve: ECCurve) throws {
+        guard point.count == 1 + curve.coordinateSize, point.first == 0x02 || point.first == 0x03 else {
+            throw AttestCryptoError.malformed(what: "compressed point", reason: "expected 02 or 03 || X for \(curve.rawValue)")
+        }
+        let compressed = try RawPublicKey.load(point, algorithm: .ec(curve), what: "compressed point")
+        defer { EVP_PKEY_free(compressed) }
+        func coordinate(_ name: String) throws -> [UInt8] {
+            var value: OpaquePointer?
+            guard EVP_PKEY_get_bn_param(compressed, name, &value) == 1, let value else {
+                throw AttestCryptoError.malformed(what: "compressed point", reason: AttestCryptoError.drainQueue().joined(separator: "; "))
+            }
+            defer { BN_free(value) }
+            var bytes = [UInt8](repeating: 0, count: curve.coordinateSize)
+            guard BN_bn2binpad(value, &bytes, Int32(bytes.count)) == Int32(bytes.count) else {
+                throw AttestCryptoError.malformed(what: "compressed point", reason: "a coordinate longer than the curve's")
+            }
+            return bytes
+        }
+        try self.init(x963: [0x04] + coordinate(OSSL_PKEY_PARAM_EC_PUB_X) + coordinate(OSSL_PKEY_PARAM_EC_PUB_Y), curve: curve)
+    }
+
     /// A `-----BEGIN PUBLIC KEY-----` PEM.
     public convenience init(pem: String) throws {
         guard let document = try PEMBlock.parseAll(pem).first, document.label == "PUBLIC KEY" else {

@@ -71,6 +71,7 @@ public struct ReferenceSession: VerificationSession {
             case StepKind.androidKeyAttestation: try AndroidAttestationVerification.verify(step, policy: policy)
             case StepKind.webAuthnRegistration: try RegistrationVerification.verify(step, policy: policy, state: &state.webAuthn)
             case StepKind.webAuthnAssertion: try WebAuthnAssertionVerification.verify(step, policy: policy, server: &state)
+            case StepKind.webAuthnDeletion: state.webAuthn.delete(try step.input(.credentialId))
             case StepKind.passkeyImportStart: try PasskeyImportVerification.start(step, policy: policy, server: &state)
             case StepKind.passkeyImportComplete: try PasskeyImportVerification.complete(step, policy: policy, server: &state)
             case StepKind.perRequestChallenge: try PerRequestVerification.challenge(step, policy: policy, server: &state)

@@ -197,6 +197,25 @@ import Testing
 
     /// `--fail-on` gates by level and outcome: POLICY findings alone pass a MUST gate, a MUST finding fails it, and
     /// the reports still list every finding.
+    /// `list --api MAP` says which cases the map can deliver to a live server and why not, from the map alone.
+    @Test func listSaysWhichCasesAMapCanDeliver() throws {
+        let fido = APIMapLiveTests.apis.appendingPathComponent("fido.json").path
+        let list = try Self.run("list", "--profile", "webauthn-l3", "--api", fido, "--format", "json")
+        #expect(list.status == 0, "\(list.stderr)")
+        let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+        func delivery(_ id: String) -> [String: Any]? { entries.first { $0["id"] as? String == id }?["throughMap"] as? [String: Any] }
+        #expect(!entries.isEmpty && entries.allSatisfy { $0["throughMap"] != nil })
+        #expect(delivery("webauthn.valid.packed")?["deliverable"] as? Bool == true)
+        #expect(delivery("webauthn.valid.packed")?["reason"] == nil)
+        #expect((delivery("webauthn.assertion.credential.deleted")?["reason"] as? String)?.contains("webauthn.deletion") == true)
+        #expect((delivery("webauthn.credential.json.registration-missing-id")?["reason"] as? String)?.contains("credentialJSON") == true)
+        #expect(delivery("webauthn.valid.allow-credentials")?["deliverable"] as? Bool == false)
+        let table = try Self.run("list", "--profile", "webauthn-l3", "--api", fido)
+        #expect(table.stdout.contains("map: yes") && table.stdout.contains("map: no ("))
+        let withoutProfile = try Self.run("list", "--api", fido)
+        #expect(withoutProfile.status == 2 && withoutProfile.stderr.contains("--api goes with --profile"), "\(withoutProfile.stderr)")
+    }
+
     @Test func failOnGatesByLevel() throws {
         let policyOnly = ["run", "--verifier", "builtin:reference-without:appattest.cbor.trailingBytes", "--profile", "apple-app-attest"]
         let ungated = try Self.run(policyOnly)
@@ -233,7 +252,7 @@ import Testing
         }
         #expect(try complete(["attest-harness", "ru"]) == ["run"])
         #expect(try complete(["attest-harness", "run", "--fail"]) == ["--fail-on"])
-        #expect(try complete(["attest-harness", "run", "--profile", "webauthn"]) == ["webauthn-l3"])
+        #expect(try complete(["attest-harness", "run", "--profile", "webauthn-l"]) == ["webauthn-l3", "webauthn-l2"])
         #expect(try complete(["attest-harness", "run", "--fail-on", "P"]) == ["POLICY"])
         #expect(try complete(["attest-harness", "help", "ser"]) == ["serve"])
         for shell in ["zsh", "fish"] {
@@ -266,7 +285,7 @@ import Testing
     @Test func mistypesGetADidYouMean() throws {
         for (arguments, suggestion) in [(["rn"], "(did you mean run?)"), (["help", "lsit"], "(did you mean list?)"),
                                         (["list", "--profle", "x"], "(did you mean --profile?)"),
-                                        (["list", "--profile", "webauthn-l2x"], "(did you mean webauthn-l3?)")] {
+                                        (["list", "--profile", "webauthn-l33"], "(did you mean webauthn-l3?)"), (["list", "--profile", "webauthn-l2x"], "(did you mean webauthn-l2?)")] {
             let result = try Self.run(arguments)
             #expect(result.status == 2 && result.stderr.contains(suggestion), "\(arguments): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1)

@@ -76,7 +76,23 @@ import Testing
         for name in names.sorted() {
             let data = try Data(contentsOf: adapters.appendingPathComponent("\(name)/adapter.json"))
             let adapter = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            let excluded = adapter["outOfScope"] as? [String: String] ?? [:]
+            var excluded = adapter["outOfScope"] as? [String: String] ?? [:]
+            // A library judged by WebAuthn Level 2 says so in its own documentation, and the cited line names Level 2.
+            let profiles = adapter["profiles"] as? [String] ?? []
+            if profiles.contains("webauthn-l2") {
+                let level = adapter["documentedLevel"] as? String
+                #expect(level?.contains("(library: ") == true, "\(name) is judged by webauthn-l2 without citing the level it documents")
+                if let location = level?.firstMatch(of: citation)?.output[1].substring.map(String.init),
+                   let file = location.split(separator: ":").first,
+                   let line = location.split(separator: ":").last.flatMap({ Int($0) }),
+                   let text = try? String(contentsOf: packages.appendingPathComponent(String(file)), encoding: .utf8) {
+                    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    #expect(line <= lines.count && lines[line - 1].contains("www.w3.org/TR/webauthn-2"), "\(name): \(location) does not name Level 2")
+                } else {
+                    Issue.record("\(name): the documentedLevel citation does not resolve to a file and line of the installed package")
+                }
+                excluded["(documented level)"] = level
+            }
             for (rule, reason) in excluded.sorted(by: { $0.key < $1.key }) {
                 guard let match = reason.firstMatch(of: citation), let cited = match.output[1].substring else {
                     #expect(reason.contains("https://"), "\(name) \(rule): no citation of the library's documentation in \"\(reason)\"")

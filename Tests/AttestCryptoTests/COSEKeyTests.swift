@@ -19,6 +19,30 @@ import Testing
         #expect(!decoded.verify(signature, for: message + [0]))
     }
 
+    /// An EC2 key whose y is a sign bit (RFC 9053 §7.1.1's compressed form): refused as such when the algorithm's fit
+    /// is checked, decompressed to the same key otherwise, and an x with no point on the curve is no key at all.
+    @Test(arguments: [ECCurve.p256, .p384, .p521])
+    func aCompressedPointIsRefusedOrDecompressed(curve: ECCurve) throws {
+        let key = try PrivateKey.generate(.ec(curve))
+        let point = try key.publicKey.x963Point
+        let size = curve.coordinateSize
+        func compressed(x: [UInt8], odd: Bool) -> [UInt8] {
+            CBORWriter.encode(.map([CBORMapEntry(.int(1), .int(2)), CBORMapEntry(.int(3), .int(curve.coseAlgorithm)),
+                                    CBORMapEntry(.int(-1), .int(curve.coseCurve)), CBORMapEntry(.int(-2), .bytes(x)),
+                                    CBORMapEntry(.int(-3), .bool(odd))]))
+        }
+        let x = Array(point[1...size]), odd = (point.last ?? 0) & 1 == 1
+        #expect(throws: COSEKey.ParseError.compressedPoint) { try COSEKey(cbor: compressed(x: x, odd: odd)) }
+        let decompressed = try COSEKey(cbor: compressed(x: x, odd: odd), requireAlgorithmFit: false)
+        #expect(decompressed.publicKey.spki == key.publicKey.spki)
+        // The other sign bit is the other point with that x: a valid key, not this one.
+        #expect(try COSEKey(cbor: compressed(x: x, odd: !odd), requireAlgorithmFit: false).publicKey.spki != key.publicKey.spki)
+        // About half of all x have no point; all-0xFF is past the field's prime for these curves.
+        #expect(throws: COSEKey.ParseError.self) {
+            try COSEKey(cbor: compressed(x: [UInt8](repeating: 0xFF, count: size), odd: false), requireAlgorithmFit: false)
+        }
+    }
+
     /// Every RSA algorithm of the COSE registry WebAuthn meets: PS256/384/512 sign with PSS (a PKCS#1 v1.5 signature
     /// does not verify under them, nor a PSS one under RS256), RS1 with SHA-1; each survives a COSE_Key round trip.
     @Test(arguments: COSEKey.Algorithm.rsaFamily)

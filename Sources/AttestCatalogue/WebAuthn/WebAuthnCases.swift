@@ -36,7 +36,10 @@ public enum WebAuthnFamily: CatalogueFamily {
             + "Inputs: credentialId (rawId), clientDataJSON, authenticatorData, signature, credentialJSON (AuthenticationResponseJSON), "
             + "challenge, user (the user "
             + "handle of the account the ceremony is for), userHandle (only when the authenticator returned one), "
-            + "challengeSession (as in a registration).",
+            + "challengeSession (as in a registration), allowCredentials (only when the options listed credentials: a JSON array "
+            + "of their unpadded base64url ids, UTF-8; the assertion's credential must be one of them).",
+        .webAuthnDeletion: "The relying party deletes a registered credential (the user removed the passkey). Inputs: "
+            + "credentialId, user (its owner). Accept once done; an assertion by it afterwards is refused.",
     ]
 
     /// Which steps a case has before its mutation.
@@ -57,7 +60,7 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     /// The metadata cases configure the relying party with a FIDO metadata BLOB and its root; the cases of a relying
     /// party that accepts any attestation set `attestation` to `none`.
-    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot", "attestation", "userVerification"]
+    public static let perCaseConfiguration: Set<String> = ["metadataBLOB", "metadataRoot", "attestation", "userVerification", "rpId", "origins"]
 
     public static func trustAnchors(seed: UInt64) throws -> [String: String] {
         let pki = try WebAuthnPKI(seed: ForgeSeed(seed))
@@ -110,7 +113,8 @@ public enum WebAuthnFamily: CatalogueFamily {
         var scenario = scenario
         switch definition.baseline {
         case .registration: scenario.brokenStep = scenario.registrations.count - 1
-        case .assertions: scenario.brokenStep = scenario.registrations.count + scenario.assertions.count - 1
+        case .assertions:
+            scenario.brokenStep = scenario.registrations.count + scenario.deletedCredentials.count + scenario.assertions.count - 1
         }
         var caseContext = context
         caseContext.parameters.merge(scenario.parameterOverrides) { _, override in override }
@@ -172,12 +176,17 @@ public enum WebAuthnFamily: CatalogueFamily {
             inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
             steps.append(try step(.webAuthnRegistration, inputs, scenario, steps, breaking: rule))
         }
+        for credentialId in scenario.deletedCredentials {
+            let owner = scenario.registrations.first { $0.credentialId == credentialId }?.user ?? []
+            steps.append(try step(.webAuthnDeletion, [.credentialId: credentialId, .user: owner], scenario, steps, breaking: rule))
+        }
         for assertion in scenario.assertions {
             let output = try assertion.render()
             var inputs: [InputKey: [UInt8]] = [.credentialId: output.credentialId, .clientDataJSON: output.clientDataJSON,
                           .authenticatorData: output.authenticatorData, .signature: output.signature,
                           .challenge: output.challenge, .user: output.user, .credentialJSON: output.credentialJSON]
             inputs[.userHandle] = output.userHandle
+            inputs[.allowCredentials] = assertion.allowCredentials.map(WebAuthnAssertionBlueprint.allowCredentialsJSON)
             inputs[.challengeSession] = scenario.challengeSessions[steps.count].map { Array($0.utf8) }
             steps.append(try step(.webAuthnAssertion, inputs, scenario, steps, breaking: rule))
         }
@@ -359,41 +368,81 @@ public enum WebAuthnFamily: CatalogueFamily {
 
     /// The attestation object's top level broken one member at a time (FIDO server conformance
     /// ServerAuthenticatorAttestationResponse-Resp-3 F-1 to F-8): §7.1 step 13 cannot obtain fmt, attStmt and authData
-    /// from any of these.
-    struct AttestationObjectShape: Sendable {
-        let variant: String
+    /// from any of these. Without authData nothing can be read (`unreadable`); without a usable fmt or attStmt, a
+    /// relying party that treats every credential as unattested can still read the credential, and a verifier
+    /// without the rule does (the reference's named leniency: such a registration is read as unattested).
+    package struct AttestationObjectShape: Sendable {
+        package let variant: String
         let rule: RuleID
         let description: String
-        let edit: @Sendable ([CBORMapEntry]) -> CBORValue
+        let unreadable: Bool
+        package let edit: @Sendable ([CBORMapEntry]) -> CBORValue
     }
 
-    static let attestationObjectShapes: [AttestationObjectShape] = {
+    /// Also a hunt's mutations of any registration's attestation object (`WebAuthnMutations.attestationObject`).
+    package static let attestationObjectShapes: [AttestationObjectShape] = {
         func replacing(_ key: String, with value: CBORValue?) -> @Sendable ([CBORMapEntry]) -> CBORValue {
             { entries in .map(entries.compactMap { $0.key == .text(key) ? value.map { CBORMapEntry(.text(key), $0) } : $0 }) }
         }
         return [
             .init(variant: "attestation-object-not-a-map", rule: .webAuthnStructure,
                   description: "The attestation object is a CBOR array of the three values, not a map (FIDO Resp-3 F-1).",
-                  edit: { .array($0.map(\.value)) }),
+                  unreadable: true, edit: { .array($0.map(\.value)) }),
             .init(variant: "attestation-object-without-fmt", rule: .webAuthnStructure,
-                  description: "The attestation object has attStmt and authData but no fmt (FIDO Resp-3 F-2).", edit: replacing("fmt", with: nil)),
+                  description: "A relying party that accepts any attestation: the none registration's attestation object has attStmt and authData but no fmt (FIDO Resp-3 F-2).",
+                  unreadable: false, edit: replacing("fmt", with: nil)),
             .init(variant: "attestation-object-fmt-not-text", rule: .webAuthnStructure,
-                  description: "The attestation object's fmt is the integer 1, not a text string (FIDO Resp-3 F-3).",
-                  edit: replacing("fmt", with: .unsigned(1))),
+                  description: "A relying party that accepts any attestation: the none registration's fmt is the integer 1, not a text string (FIDO Resp-3 F-3).",
+                  unreadable: false, edit: replacing("fmt", with: .unsigned(1))),
             .init(variant: "attestation-object-without-attstmt", rule: .webAuthnStructure,
-                  description: "The attestation object has fmt and authData but no attStmt (FIDO Resp-3 F-4).", edit: replacing("attStmt", with: nil)),
+                  description: "A relying party that accepts any attestation: the none registration's attestation object has fmt and authData but no attStmt (FIDO Resp-3 F-4).",
+                  unreadable: false, edit: replacing("attStmt", with: nil)),
             .init(variant: "attstmt-not-a-map", rule: .webAuthnStatementStructure,
-                  description: "The packed attStmt is a text string, not a map (FIDO Resp-3 F-5).",
-                  edit: replacing("attStmt", with: .text("packed"))),
+                  description: "A relying party that accepts any attestation: the none registration's attStmt is a text string, not a map (FIDO Resp-3 F-5).",
+                  unreadable: false, edit: replacing("attStmt", with: .text("none"))),
             .init(variant: "attestation-object-without-authdata", rule: .webAuthnStructure,
-                  description: "The attestation object has fmt and attStmt but no authData (FIDO Resp-3 F-6).", edit: replacing("authData", with: nil)),
+                  description: "The attestation object has fmt and attStmt but no authData (FIDO Resp-3 F-6).",
+                  unreadable: true, edit: replacing("authData", with: nil)),
             .init(variant: "attestation-object-authdata-not-bytes", rule: .webAuthnStructure,
                   description: "The attestation object's authData is a text string, not a byte string (FIDO Resp-3 F-7).",
-                  edit: replacing("authData", with: .text("authenticator data"))),
+                  unreadable: true, edit: replacing("authData", with: .text("authenticator data"))),
             .init(variant: "registration-authdata-empty", rule: .webAuthnAuthenticatorData,
-                  description: "The attestation object's authData is an empty byte string (FIDO Resp-3 F-8).", edit: replacing("authData", with: .bytes([]))),
+                  description: "The attestation object's authData is an empty byte string (FIDO Resp-3 F-8).",
+                  unreadable: true, edit: replacing("authData", with: .bytes([]))),
         ]
     }()
+
+    /// A relying party on an internationalized host: `bücher.` before the relying party id, whose ASCII form
+    /// (IDNA 2008, RFC 5891 §4; RFC 3492 Punycode) is `xn--bcher-kva.`. The rp id and origins are the ASCII form, as
+    /// an origin's serialization has it (HTML's "ASCII serialization of an origin"), and every ceremony of the
+    /// scenario is made for it; `origin` gives the client data's origin of every ceremony.
+    static func onInternationalizedHost(_ scenario: inout WebAuthnScenario, _ forge: WebAuthnForge,
+                                        origin: (_ ascii: String, _ unicode: String) -> String) {
+        let ascii = "xn--bcher-kva." + forge.rpId, unicode = "bücher." + forge.rpId
+        scenario.parameterOverrides["rpId"] = ascii
+        scenario.parameterOverrides["origins"] = "https://" + ascii
+        let sent = origin("https://" + ascii, "https://" + unicode)
+        for index in scenario.registrations.indices {
+            scenario.registrations[index].rpIdHash = sha256(Array(ascii.utf8))
+            scenario.registrations[index].clientData.origin = sent
+        }
+        for index in scenario.assertions.indices {
+            scenario.assertions[index].rpIdHash = sha256(Array(ascii.utf8))
+            scenario.assertions[index].clientData.origin = sent
+        }
+    }
+
+    /// The user registers a second packed passkey after the first; the assertion's options allow only the first,
+    /// and the assertion is a valid one by registration `assertingWith` (0 the first, 1 the second).
+    static func withSecondPasskey(_ scenario: inout WebAuthnScenario, _ forge: WebAuthnForge, assertingWith index: Int) throws {
+        let first = scenario.registrations[0]
+        var second = try forge.registration(.packed, user: "alice", credential: "alice second passkey")
+        second.user = first.user
+        scenario.registrations.append(second)
+        var assertion = try forge.assertion(by: scenario.registrations[index], signCount: 1, label: "allow-credentials")
+        assertion.allowCredentials = [first.credentialId]
+        scenario.lastAssertion = assertion
+    }
 
     /// The packed intermediate re-issued by the attestation root with a validity that ended a day before the ceremony.
     static func expiredPackedIntermediate(_ forge: WebAuthnForge) throws -> CertificateAuthority {
@@ -586,6 +635,16 @@ public enum WebAuthnFamily: CatalogueFamily {
         return Array(("{" + written.joined(separator: ",") + "}").utf8)
     }
 
+    /// The last registration's tpm statement under alg RS1, its quote and pubArea's Name under SHA-1.
+    static func signedWithSHA1(_ scenario: inout WebAuthnScenario) {
+        registration(&scenario) {
+            $0.tpm {
+                $0.algorithm = .rs1
+                $0.nameAlg = TPMStructures.algorithmSHA1
+            }
+        }
+    }
+
     /// TPM vendors with a valid case of their own, beside the forge's default (Infineon).
     static let tpmVendors: [TPMStatement.Vendor] = [.microsoft, .intel, .stMicroelectronics, .nuvoton]
 
@@ -608,22 +667,12 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "tpm-rs1", rule: nil, importance: .medium,
                    description: "A tpm registration as TPMs that sign only with SHA-1 make it: alg RS1 (-65535), the quote and pubArea's Name under SHA-1 (§8.3 takes the hash from alg; FIDO ServerAuthenticatorAttestationResponse-Resp-4 P-8 requires RS1 to be accepted).",
                    baseline: .registration(.tpm)) { scenario, _ in
-            registration(&scenario) {
-                $0.tpm {
-                    $0.algorithm = .rs1
-                    $0.nameAlg = TPMStructures.algorithmSHA1
-                }
-            }
+            signedWithSHA1(&scenario)
         },
         Definition(variant: "tpm-ecc-rs1", rule: nil, importance: .high,
                    description: "A tpm registration in the shape Windows Hello sends: a P-256 credential (ECC pubArea) certified by the RSA AIK under alg RS1, SHA-1 quote and Name.",
                    baseline: .registration(.tpmECC)) { scenario, _ in
-            registration(&scenario) {
-                $0.tpm {
-                    $0.algorithm = .rs1
-                    $0.nameAlg = TPMStructures.algorithmSHA1
-                }
-            }
+            signedWithSHA1(&scenario)
         },
         Definition(variant: "tpm-name-sha384", rule: nil, importance: .medium,
                    description: "A tpm registration whose pubArea.nameAlg (SHA-384) differs from the hash of alg (SHA-256): the Name is computed with nameAlg, extraData with alg's hash.",
@@ -640,6 +689,16 @@ public enum WebAuthnFamily: CatalogueFamily {
         Definition(variant: "android-safetynet", rule: nil, importance: .high,
                    description: "An android-safetynet registration (a SafetyNet JWS from a second before, signed by attest.android.com under a test root; deprecated by Google in 2024 but still accepted by relying parties), then an assertion.",
                    baseline: .assertions(.androidSafetyNet, [1])) { _, _ in },
+        Definition(variant: "idn-relying-party", rule: nil, importance: .medium,
+                   description: "A relying party on an internationalized host (bücher., sent as xn--bcher-kva.): rp id and origin in their ASCII form, as browsers serialize origins; a packed registration.",
+                   baseline: .registration(.packed)) { scenario, forge in
+            onInternationalizedHost(&scenario, forge) { ascii, _ in ascii }
+        },
+        Definition(variant: "allow-credentials", rule: nil, importance: .high,
+                   description: "The user has two passkeys; the options list the first in allowCredentials and the assertion is by it (§7.2 step 5).",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            try withSecondPasskey(&scenario, forge, assertingWith: 0)
+        },
         Definition(variant: "uv-discouraged", rule: nil, importance: .high,
                    description: "A relying party that asks for userVerification \"discouraged\": a registration and an assertion with UP set and UV clear (§7.1 step 16 and §7.2 step 17 check UV only when it is required; FIDO ServerAuthenticatorAssertionResponse-Resp-3 P-5).",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
@@ -705,8 +764,11 @@ public enum WebAuthnFamily: CatalogueFamily {
         // The attestation object's shape (FIDO server conformance ServerAuthenticatorAttestationResponse-Resp-3):
         // nothing can be read past these, so every profile expects them refused.
     ] + attestationObjectShapes.map { shape in
+        // A fault of fmt or attStmt leaves the credential readable to a relying party that treats every credential
+        // as unattested: such cases are made for one (attestation none), on a none registration.
         Definition(variant: shape.variant, rule: shape.rule, importance: .high, description: shape.description,
-                   baseline: .registration(.packed), unreadable: true) { scenario, _ in
+                   baseline: .registration(shape.unreadable ? .packed : .none), unreadable: shape.unreadable) { scenario, _ in
+            if !shape.unreadable { scenario.parameterOverrides["attestation"] = "none" }
             registration(&scenario) { $0.objectEdit = shape.edit }
         }
     } + [
@@ -849,6 +911,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    baseline: .registration(.packed)) { scenario, _ in
             registration(&scenario) { $0.clientData.origin = OriginSpelling.withDefaultPort($0.clientData.origin) }
         },
+        Definition(variant: "idn-unicode", rule: .webAuthnOrigin, importance: .medium,
+                   description: "On a relying party whose host is internationalized (configured as xn--bcher-kva.), the client data's origin spells the host in Unicode (bücher.): not an origin's serialization, which is ASCII; a verifier that converts both to one form before comparing accepts it.",
+                   baseline: .registration(.packed), control: "idn-relying-party") { scenario, forge in
+            onInternationalizedHost(&scenario, forge) { _, unicode in unicode }
+        },
         Definition(variant: "upper-case-host", rule: .webAuthnOrigin, importance: .medium,
                    description: "The origin's host is the relying party's in upper case (origins serialize hosts in lower case).",
                    baseline: .registration(.packed)) { scenario, _ in
@@ -883,6 +950,19 @@ public enum WebAuthnFamily: CatalogueFamily {
         },
 
         // Credential key and id.
+        Definition(variant: "compressed-point", rule: .webAuthnCredentialKeyFit, importance: .low,
+                   description: "The credential's ES256 COSE_Key gives y as its sign bit (a CBOR boolean, RFC 9053 §7.1.1's compressed form), which §5.8.5 forbids WebAuthn keys: a verifier that decompresses it gets the right key.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            try registration(&scenario) { registration in
+                let point = try registration.credentialKey.publicKey.x963Point
+                let size = (point.count - 1) / 2
+                registration.coseKeyOverride = CBORWriter.encode(.map([
+                    CBORMapEntry(.int(1), .int(2)), CBORMapEntry(.int(3), .int(COSEKey.Algorithm.es256.rawValue)),
+                    CBORMapEntry(.int(-1), .int(1)), CBORMapEntry(.int(-2), .bytes(Array(point[1...size]))),
+                    CBORMapEntry(.int(-3), .bool((point.last ?? 0) & 1 == 1)),
+                ]))
+            }
+        },
         Definition(variant: "curve-not-bound", rule: .webAuthnCredentialKeyFit, importance: .medium,
                    description: "The COSE key says ES256 (-7) but holds a P-384 point.",
                    baseline: .registration(.packed)) { scenario, forge in
@@ -1400,6 +1480,16 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "A byte follows the assertion's 37-byte authenticator data (the signature covers it).",
                    baseline: .assertions(.packed, [1])) { scenario, _ in
             scenario.lastAssertion.authenticatorDataSuffix = [0x00]
+        },
+        Definition(variant: "not-allowed", rule: .webAuthnCredential, importance: .high,
+                   description: "The user has two passkeys and the options allowed only the first (allowCredentials); the assertion is a valid one by the second (§7.2 step 5: a verifier that looks the credential up among the user's passkeys alone accepts it).",
+                   baseline: .assertions(.packed, [1]), control: "allow-credentials") { scenario, forge in
+            try withSecondPasskey(&scenario, forge, assertingWith: 1)
+        },
+        Definition(variant: "deleted", rule: .webAuthnCredential, importance: .critical,
+                   description: "The user deleted the passkey after registering it (a webauthn.deletion step); an assertion by it afterwards is refused (§7.2 step 6: no credential record has its id any more).",
+                   baseline: .assertions(.packed, [1])) { scenario, _ in
+            scenario.deletedCredentials = [scenario.registrations[0].credentialId]
         },
         Definition(variant: "unregistered-id", rule: .webAuthnCredential, importance: .critical,
                    description: "The assertion names a credential id that was never registered (signed by the user's key, so a lookup by user alone accepts it).",

@@ -10,7 +10,36 @@ public enum WebAuthnRules {
     static let registration = "WebAuthn L3 §7.1 (#sctn-registering-a-new-credential) step"
     static let authentication = "WebAuthn L3 §7.2 (#sctn-verifying-assertion) step"
 
-    public static let all: [Rule] = [
+    /// The editions a WebAuthn rule holds since (https://www.w3.org/TR/webauthn-2/, https://www.w3.org/TR/webauthn-3/).
+    public static let levelTwo = "WebAuthn Level 2"
+    public static let levelThree = "WebAuthn Level 3"
+
+    /// What Level 3 added to the relying party's procedures. Level 2 (the Recommendation of 8 April 2021) has no
+    /// step that checks crossOrigin (it defines the member, §5.8.1, but neither §7.1 nor §7.2 reads it), no topOrigin,
+    /// BE and BS as reserved bits ("Bits 3-5: Reserved for future use", §6.1), no limit on the credential id's length,
+    /// and no JSON serialization of the credential (no toJSON, no RegistrationResponseJSON); the credential record that
+    /// stores the client's id or rawId (§7.1 step 27) is Level 3's too: Level 2's step 23 stores authData's id.
+    public static let addedInLevelThree: Set<RuleID> = [
+        .webAuthnCrossOrigin, .webAuthnTopOrigin, .webAuthnBackupEligibility, .webAuthnBackupState,
+        .webAuthnCredentialIdLength, .webAuthnCredentialJSON, .webAuthnCredentialIdBinding,
+    ]
+
+    /// Level 2 lets the relying party accept a credential id already registered to another user: "the Relying Party
+    /// SHOULD fail this registration ceremony, or it MAY decide to accept the registration, e.g. while deleting the
+    /// older registration" (§7.1 step 22). Level 3 step 26 keeps only the SHOULD.
+    public static let relaxedInLevelTwo: Set<RuleID> = [.webAuthnCredentialIdUnique]
+
+    /// Rules from other documents than WebAuthn (FIDO Metadata Service, Google's SafetyNet documentation).
+    static let outsideWebAuthn: Set<RuleID> = [
+        .webAuthnMetadataSignature, .webAuthnMetadataChain, .webAuthnMetadataNextUpdate, .webAuthnMetadataEntry,
+        .webAuthnMetadataRevoked, .webAuthnMetadataStatus, .webAuthnSafetyNetIntegrity, .webAuthnSafetyNetTimestamp,
+    ]
+
+    public static let all: [Rule] = rules.map { rule in
+        rule.holding(since: outsideWebAuthn.contains(rule.id) ? nil : addedInLevelThree.contains(rule.id) ? levelThree : levelTwo)
+    }
+
+    static let rules: [Rule] = [
         Rule(.webAuthnStructure,
              "clientDataJSON is a UTF-8 JSON object with string type, challenge and origin; the attestation object is a map of exactly fmt (text), attStmt (map) and authData (bytes).",
              level: .policy, quote: "Perform CBOR decoding on the attestationObject field ... to obtain the attestation statement format fmt, the authenticator data authData, and the attestation statement attStmt.",
@@ -70,8 +99,8 @@ public enum WebAuthnRules {
              level: .must, quote: "Verify that the \"alg\" parameter in the credential public key in authData matches the alg attribute of one of the items in pkOptions.pubKeyCredParams.",
              source: "WebAuthn L3 §7.1 step 20", bugClass: .policy),
         Rule(.webAuthnCredentialKeyFit,
-             "The credential key's type and curve fit its COSE alg (ES256 a P-256 key, ES384 P-384, ES512 P-521, RS* and PS* RSA, EdDSA OKP).",
-             level: .policy, quote: "Hardening: §5.8.5 (\"Keys with algorithm -7 (ES256) MUST specify 1 (P-256) as the crv parameter\") binds the credential public key an authenticator produces; the relying party's step 20 only compares alg with the options, so refusing a key whose curve does not fit its alg is the profile's choice.",
+             "The credential key's type and curve fit its COSE alg (ES256 a P-256 key, ES384 P-384, ES512 P-521, RS* and PS* RSA, EdDSA OKP), and an EC2 key gives its point uncompressed (y a coordinate, not a sign bit).",
+             level: .policy, quote: "Hardening: §5.8.5 (\"Keys with algorithm ES256 (-7) MUST specify P-256 (1) as the crv parameter and MUST NOT use the compressed point form\") binds the credential public key an authenticator produces; the relying party's step 20 only compares alg with the options, so refusing a key whose curve does not fit its alg, or whose point is compressed, is the profile's choice.",
              source: "WebAuthn L3 §5.8.5 (authenticator-side); §7.1 step 20", bugClass: .policy,
              references: ["go-webauthn PR #752 (credential key curve not bound to its algorithm)"]),
         Rule(.webAuthnFormat, "fmt is a supported attestation statement format (case-sensitive); an unknown one is refused, not skipped.",

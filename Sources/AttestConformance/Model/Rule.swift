@@ -62,13 +62,17 @@ public struct Rule: Hashable, Sendable, Codable {
     public let bugClass: BugClass
     /// Advisories, issues and CVEs of verifiers that missed this rule.
     public let references: [String]
+    /// The edition of its source since which the rule holds (`WebAuthn Level 2`, `WebAuthn Level 3`), for sources
+    /// published in editions; nil for a source of one edition. A profile of an earlier edition leaves to the relying
+    /// party what a later one added.
+    public private(set) var since: String?
     /// The step inputs that alone carry a violation of this rule (the credential's JSON envelope): a live driver
     /// whose requests never send any of them cannot deliver such a case. Empty for most rules. Harness plumbing,
     /// not written to vectors.
     public private(set) var carriedBy: [InputKey] = []
 
     enum CodingKeys: String, CodingKey {
-        case id, statement, level, source, quote, ownerVerifier, bugClass, references
+        case id, statement, level, source, quote, ownerVerifier, bugClass, references, since
     }
 
     public init(_ id: RuleID, _ statement: String, level: RuleLevel, quote: String? = nil, source: String,
@@ -82,5 +86,14 @@ public struct Rule: Hashable, Sendable, Codable {
         self.ownerVerifier = ownerVerifier
         self.bugClass = bugClass
         self.references = references
+    }
+}
+
+extension Rule {
+    /// The rule, holding since `edition` of its source.
+    public func holding(since edition: String?) -> Rule {
+        var rule = self
+        rule.since = edition
+        return rule
     }
 }

@@ -34,7 +34,8 @@ public enum VectorSchema {
             "ownerVerifier": {"type": "string"},
             "source": {"type": "string"},
             "bugClass": {"enum": ["binding", "trust", "replay", "policy", "parsing", "signature"]},
-            "references": {"type": "array", "items": {"type": "string"}}
+            "references": {"type": "array", "items": {"type": "string"}},
+            "since": {"type": "string", "description": "the edition of its source since which the rule holds (WebAuthn Level 2, WebAuthn Level 3); absent for a source of one edition"}
           }
         },
         "profile": {
@@ -46,7 +47,8 @@ public enum VectorSchema {
             "description": {"type": "string"},
             "families": {"type": "array", "items": {"type": "string"}},
             "rules": {"type": "array", "items": {"$ref": "#/$defs/ruleId"}},
-            "parameters": {"type": "object", "additionalProperties": {"type": "string"}}
+            "parameters": {"type": "object", "additionalProperties": {"type": "string"}},
+            "leftToRelyingParty": {"type": "array", "items": {"$ref": "#/$defs/ruleId"}, "description": "rules whose verdict this profile leaves to the relying party: a step breaking one expects either verdict"}
           }
         },
         "case": {

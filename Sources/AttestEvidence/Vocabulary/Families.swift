@@ -25,6 +25,8 @@ extension StepKind {
     public static let androidKeyAttestation = StepKind("android-key.attestation")
     public static let webAuthnRegistration = StepKind("webauthn.registration")
     public static let webAuthnAssertion = StepKind("webauthn.assertion")
+    /// The relying party deletes a registered credential (the user removed the passkey from the account).
+    public static let webAuthnDeletion = StepKind("webauthn.deletion")
     public static let passkeyImportStart = StepKind("passkey-import.start")
     public static let passkeyImportComplete = StepKind("passkey-import.complete")
     public static let perRequestChallenge = StepKind("per-request.challenge")
@@ -37,6 +39,9 @@ extension StepKind {
 
 extension InputKey {
     public static let account = InputKey("account")
+    /// The credential ids the relying party listed in an assertion's options (`allowCredentials`, WebAuthn L3 §7.2
+    /// step 5), as a JSON array of unpadded base64url strings (UTF-8); absent when the list was empty.
+    public static let allowCredentials = InputKey("allowCredentials")
     public static let action = InputKey("action")
     public static let algorithm = InputKey("algorithm")
     public static let app = InputKey("app")

@@ -19,6 +19,8 @@ public struct WebAuthnAssertionBlueprint: Sendable {
     public var signCount: UInt32
     /// `response.userHandle`; nil when the authenticator returns none.
     public var userHandle: [UInt8]?
+    /// The credential ids the options listed in allowCredentials; nil for an empty list (a discoverable credential).
+    public var allowCredentials: [[UInt8]]?
     public var signingKey: PrivateKey
     /// The COSE algorithm to sign with, when not the key type's usual one (PS256 for an RSA key).
     public var algorithm: COSEKey.Algorithm?
@@ -52,6 +54,11 @@ public struct WebAuthnAssertionBlueprint: Sendable {
         public let credentialJSON: [UInt8]
         public let user: [UInt8]
         public let challenge: [UInt8]
+    }
+
+    /// The JSON array of unpadded base64url credential ids the `allowCredentials` input carries.
+    public static func allowCredentialsJSON(_ ids: [[UInt8]]) -> [UInt8] {
+        Array(("[" + ids.map { "\"" + Base64URL.encode($0) + "\"" }.joined(separator: ",") + "]").utf8)
     }
 
     public func render() throws -> Output {

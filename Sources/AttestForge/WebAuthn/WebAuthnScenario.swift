@@ -22,6 +22,9 @@ public struct WebAuthnScenario: Sendable {
     public var directAnchorsBesideMetadata = false
     /// Relying-party parameters this case sets to its own values (an attestation policy of its own).
     public var parameterOverrides: [String: String] = [:]
+    /// Credentials (by id) the relying party deletes after the registrations and before the assertions: one
+    /// `webauthn.deletion` step each.
+    public var deletedCredentials: [[UInt8]] = []
 
     /// The last assertion, which most assertion mutations target.
     public var lastAssertion: WebAuthnAssertionBlueprint {

@@ -33,9 +33,17 @@ enum CBORChecks {
         let policy: Policy
         let rule: RuleID
 
-        init(_ value: CBORValue, keys: [String], policy: Policy, rule: RuleID, name: String) throws {
-            guard let entries = value.mapEntries else { throw RuleViolation(rule: rule, reason: "\(name) is not a map") }
-            self.entries = entries
+        /// With `emptyWhenNotAMap`, a verifier without `rule` reads a value that is no map as the empty map (an
+        /// attestation statement a relying party that ignores attestation never reads); otherwise no map is unreadable.
+        init(_ value: CBORValue, keys: [String], policy: Policy, rule: RuleID, name: String, emptyWhenNotAMap: Bool = false) throws {
+            if let entries = value.mapEntries {
+                self.entries = entries
+            } else if emptyWhenNotAMap {
+                try policy.require(rule, false, "\(name) is not a map")
+                self.entries = []
+            } else {
+                throw RuleViolation(rule: rule, reason: "\(name) is not a map")
+            }
             self.policy = policy
             self.rule = rule
             for entry in entries {

@@ -48,7 +48,8 @@ enum AttestationStatementVerification {
         guard let attested = parsed.attestedCredentialData else {  // registration parsing requires it
             throw RuleViolation(rule: .webAuthnAuthenticatorData, reason: "no attested credential data")
         }
-        let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStatementStructure, name: "attStmt"),
+        let input = Input(statement: try CBORChecks.FormatMap(statement, keys: keys, policy: policy, rule: .webAuthnStatementStructure,
+                                                              name: "attStmt", emptyWhenNotAMap: format == WebAuthnFormat.none),
                           authenticatorData: authenticatorData, parsed: parsed, credential: attested,
                           credentialKey: credentialKey, clientDataHash: clientDataHash, policy: policy)
         switch format {

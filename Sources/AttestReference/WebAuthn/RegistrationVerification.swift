@@ -19,8 +19,22 @@ enum RegistrationVerification {
         let decoded = try CBORChecks.decode(try step.input(.attestationObject), policy: policy, structureRule: .webAuthnStructure, encoding: .webAuthn)
         let object = try CBORChecks.FormatMap(decoded, keys: ["fmt", "attStmt", "authData"], policy: policy,
                                               rule: .webAuthnStructure, name: "attestation object")
-        guard let format = try object.value("fmt").textValue else {
-            throw RuleViolation(rule: .webAuthnStructure, reason: "fmt is not a text string")
+        // A verifier without webauthn.structure that never finds a text fmt, or any attStmt, reads the registration
+        // as unattested: fmt none, an empty statement (what a relying party that ignores attestation does).
+        let format: String
+        let fmt = try? object.value("fmt")
+        if let text = fmt?.textValue {
+            format = text
+        } else {
+            try policy.require(.webAuthnStructure, false, fmt == nil ? "missing \"fmt\"" : "fmt is not a text string")
+            format = WebAuthnFormat.none
+        }
+        let statement: CBORValue
+        if let present = try? object.value("attStmt") {
+            statement = present
+        } else {
+            try policy.require(.webAuthnStructure, false, "missing \"attStmt\"")
+            statement = .map([])
         }
         let authenticatorData = try object.bytes("authData")
         let parsed = try CeremonyChecks.parseAuthenticatorData(authenticatorData, registration: true, policy: policy)
@@ -42,7 +56,7 @@ enum RegistrationVerification {
             key = try COSEKey(cbor: credential.credentialPublicKey, requireAlgorithmFit: policy.enforces(.webAuthnCredentialKeyFit))
         } catch let error as COSEKey.ParseError {
             switch error {
-            case .algorithmMismatch: throw RuleViolation(rule: .webAuthnCredentialKeyFit, reason: "\(error)")
+            case .algorithmMismatch, .compressedPoint: throw RuleViolation(rule: .webAuthnCredentialKeyFit, reason: "\(error)")
             case .unsupported(label: 3, _): throw RuleViolation(rule: .webAuthnAlgorithm, reason: "\(error)")
             default: throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
             }
@@ -54,7 +68,7 @@ enum RegistrationVerification {
         let trust: AttestationStatementVerification.Trust?
         if AttestationStatementVerification.supportedFormats.contains(format) {
             trust = try AttestationStatementVerification.verify(
-                format: format, statement: try object.value("attStmt"), authenticatorData, parsed, credentialKey: key,
+                format: format, statement: statement, authenticatorData, parsed, credentialKey: key,
                 clientDataHash: sha256(clientDataJSON), policy: policy)
         } else {
             try policy.require(.webAuthnFormat, false, "fmt \"\(format)\" is not a supported format")

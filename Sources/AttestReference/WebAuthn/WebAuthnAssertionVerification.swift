@@ -1,4 +1,5 @@
 import AttestConformance
+import Foundation
 import AttestCrypto
 import AttestEvidence
 
@@ -17,9 +18,22 @@ enum WebAuthnAssertionVerification {
         // The challenge belongs to this session and this ceremony only (§13.4.3).
         try server.webAuthn.useChallenge(step, policy: policy)
 
-        // Steps 5-6: the record by rawId; a verifier without that check uses the user's credential.
+        // Step 5: a credential the options listed.
+        if let listed = step.inputs[.allowCredentials] {
+            guard let allowed = try? JSONSerialization.jsonObject(with: Data(listed)) as? [String] else {
+                throw UnreadableEvidence("allowCredentials is not a JSON array of base64url strings")
+            }
+            try policy.require(.webAuthnCredential, allowed.contains(Base64URL.encode(credentialId)),
+                               "credential \(Base64URL.encode(credentialId)) is not one of the \(allowed.count) the options allowed")
+        }
+        // Step 6: the record by rawId; a verifier without that check uses the user's credential, or still finds a
+        // deleted one.
         let recordId: [UInt8]
         if server.webAuthn.credentials[credentialId] != nil {
+            recordId = credentialId
+        } else if let deleted = server.webAuthn.deleted[credentialId] {
+            try policy.require(.webAuthnCredential, false, "credential \(Base64URL.encode(credentialId)) was deleted")
+            server.webAuthn.credentials[credentialId] = deleted
             recordId = credentialId
         } else {
             try policy.require(.webAuthnCredential, false, "credential \(Base64URL.encode(credentialId)) is not registered")

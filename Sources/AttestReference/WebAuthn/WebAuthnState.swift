@@ -15,6 +15,9 @@ struct WebAuthnState {
     }
 
     var credentials: [[UInt8]: CredentialRecord] = [:]
+    /// Credentials the relying party deleted, kept so that a verifier without webauthn.assertion.credential can be
+    /// modelled as one that still finds a deleted credential (a stale cache, a soft delete nobody checks).
+    var deleted: [[UInt8]: CredentialRecord] = [:]
     /// Challenges already answered (forgotten all at once past 65536, so a long-running server stays bounded;
     /// its challenges are fresh random values, never reused by honest clients).
     var usedChallenges = Set<[UInt8]>()
@@ -30,6 +33,13 @@ struct WebAuthnState {
         try policy.require(.webAuthnChallengeSingleUse, !usedChallenges.contains(challenge), "the challenge was answered before")
         if usedChallenges.count >= 65536 { usedChallenges.removeAll() }
         usedChallenges.insert(challenge)
+    }
+
+    /// Deletes a credential (its owner removed it); deleting one that is not registered changes nothing.
+    mutating func delete(_ credentialId: [UInt8]) {
+        guard let record = credentials.removeValue(forKey: credentialId) else { return }
+        if deleted.count >= 1024 { deleted.removeAll() }
+        deleted[credentialId] = record
     }
 
     func passkeyCount(of user: [UInt8]) -> Int { credentials.values.filter { $0.user == user }.count }

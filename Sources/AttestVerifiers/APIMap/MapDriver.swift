@@ -85,6 +85,18 @@ public struct MapDriver: AttestationVerifier {
         return policy.stated.filling(from: SitePolicy.read(options: options))
     }
 
+    /// Why the map cannot deliver `testCase` under `profile` (the reason a run reports it unsupported), or nil when it
+    /// can: decided from the map and the case alone, nothing sent.
+    public func undeliverable(_ testCase: Case, profile: Profile) throws -> String? {
+        guard testCase.family == map.family else { return "the \(map.name) map drives the \(map.family) family" }
+        do {
+            try MapCaseRun(driver: self, testCase: testCase.request, profile: profile).requireDeliverable()
+            return nil
+        } catch VerifierFailure.unsupported(let reason) {
+            return reason
+        }
+    }
+
     public func verdicts(for testCase: VerifierCase, profile: Profile) async throws -> [Verdict] {
         guard testCase.family == map.family else {
             throw VerifierFailure.contract("the \(map.name) map drives the \(map.family) family; \(testCase.id) is a \(testCase.family) case")
@@ -190,6 +202,9 @@ struct MapCaseRun {
                 throw VerifierFailure.unsupported("the \(driver.map.name) map keeps \(step.kind)'s ceremony in a state token the client holds: that token is the session, so which session answers does not apply")
             }
         }
+        if forged.steps.contains(where: { $0.inputs[.allowCredentials] != nil }) {
+            throw VerifierFailure.unsupported("its assertion options list the credentials to allow, and a deployed server writes its own options")
+        }
         let appOrigins = (profile.parameters["origins"] ?? "").split(separator: ",").contains { $0.hasPrefix(WebAuthnFormat.androidOriginPrefix) }
         if !appOrigins {
             for step in forged.steps {
@@ -200,7 +215,10 @@ struct MapCaseRun {
         }
     }
 
-    mutating func verdicts() async throws -> [Verdict] {
+    /// Everything that decides, before a request is sent, whether the map can deliver the case at all: a route for
+    /// every step kind, the fault's carriers sent, a case the site can be asked, no relying-party configuration of
+    /// its own, and steps close enough in time for a server that keeps real time. Throws `unsupported` with why not.
+    func requireDeliverable() throws {
         if let missing = forged.steps.first(where: { driver.map.steps[$0.kind] == nil }) {
             throw VerifierFailure.unsupported("it has a \(missing.kind) step, and the \(driver.map.name) map has no route for that step kind")
         }
@@ -216,6 +234,11 @@ struct MapCaseRun {
         if driver.map.clockHeader == nil, gap > MapDriver.realTimeThreshold, !driver.realTime {
             throw VerifierFailure.unsupported("two of its steps are \(Int(gap)) s apart and the \(driver.map.name) map's server keeps real time (no clock header); --real-time waits instead")
         }
+    }
+
+    mutating func verdicts() async throws -> [Verdict] {
+        try requireDeliverable()
+        let times = testCase.steps.map { $0.time ?? testCase.context.time }
         var verdicts: [Verdict] = []
         for index in testCase.steps.indices {
             if driver.map.clockHeader == nil, driver.realTime, index > 0 {

@@ -1,14 +1,16 @@
 import AttestCatalogue
 import AttestConformance
+import AttestVerifiers
 import Foundation
 
 enum ListCommand: Command {
     static let name = "list"
     static let abstract = "List the catalogue's cases with their rule and expected verdict."
-    static let usage = "[--profile P] [--family F] [--format table|json] [--seed N]"
+    static let usage = "[--profile P [--api MAP]] [--family F] [--format table|json] [--seed N]"
     static let options: [OptionSpec] = [
         OptionSpec(name: "profile", value: "P", help: "Only the cases of profile P (a built-in name or a JSON file); expectations under P."),
         OptionSpec(name: "family", value: "F", help: "Only the cases of evidence family F (app-attest)."),
+        OptionSpec(name: "api", value: "MAP", help: "With --profile: only the map's family, each case marked with whether the API map MAP can deliver it and, if not, why (decided from the map alone, nothing sent)."),
         OptionSpec(name: "format", value: "FORMAT", help: "table (default) or json."),
         .seed,
     ]
@@ -24,6 +26,14 @@ enum ListCommand: Command {
         let anchors: [String]?
         /// For a negative case: the valid case whose acceptance proves its refusal.
         let control: String?
+        /// With `--api`: whether that map can deliver the case, and why not.
+        let throughMap: MapDelivery?
+    }
+
+    struct MapDelivery: Codable {
+        let map: String
+        let deliverable: Bool
+        let reason: String?
     }
 
     static func run(_ arguments: Arguments) async throws -> Int32 {
@@ -39,9 +49,23 @@ enum ListCommand: Command {
             }
             cases = cases.filter { $0.family == FamilyName(family) }
         }
+        var delivery: [String: MapDelivery] = [:]
+        if let path = arguments.value("api") {
+            guard let base = profile else { throw UsageError("--api goes with --profile P: a map delivers a profile's cases") }
+            let map = try MapOptions.load(path, caCertificates: nil, realTime: false).map
+            let judged = try SitePolicyProfile.stated(map, base: base)
+            cases = cases.filter { $0.family == map.family }
+            // Nothing is sent: the transport only names where requests would go.
+            let driver = MapDriver(map: map, transport: HTTPMapTransport(baseURL: URL(fileURLWithPath: "/")), seed: try arguments.seed())
+            for testCase in cases {
+                let reason = try driver.undeliverable(testCase, profile: judged)
+                delivery[testCase.id] = MapDelivery(map: map.name, deliverable: reason == nil, reason: reason)
+            }
+        }
         let entries = cases.map {
             Entry(id: $0.id, family: $0.family, rule: $0.rule, importance: $0.importance, description: $0.description,
-                  expected: profile.map($0.expectedOutcome), anchors: $0.anchors.isEmpty ? nil : $0.anchors, control: $0.control)
+                  expected: profile.map($0.expectedOutcome), anchors: $0.anchors.isEmpty ? nil : $0.anchors, control: $0.control,
+                  throughMap: delivery[$0.id])
         }
         if format == "json" {
             try Output.write(String(decoding: try JSONEncoder.harness.encode(entries), as: UTF8.self) + "\n", to: nil)
@@ -53,7 +77,9 @@ enum ListCommand: Command {
             [entry.id.padding(toLength: idWidth, withPad: " ", startingAt: 0),
              (entry.rule?.rawValue ?? "valid").padding(toLength: ruleWidth, withPad: " ", startingAt: 0),
              entry.importance.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0),
-             entry.expected?.rawValue ?? ""].joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+             entry.expected?.rawValue ?? "",
+             entry.throughMap.map { $0.deliverable ? "map: yes" : "map: no (\($0.reason ?? ""))" } ?? ""]
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
         lines.append("\(entries.count) cases")
         try Output.write(lines.joined(separator: "\n") + "\n", to: nil)

@@ -155,6 +155,9 @@ def verify(kind, inputs, context, state):
             credential_public_key=record["key"], credential_current_sign_count=record["count"],
             require_user_verification=uv)
         record["count"] = verified.new_sign_count
+    elif kind == "webauthn.deletion":
+        # The relying party's own store (py_webauthn keeps none): the deleted credential is no longer looked up.
+        state.pop(inputs["credentialId"], None)
     else:
         raise Unsupported(kind)
 

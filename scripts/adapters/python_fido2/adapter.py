@@ -17,6 +17,7 @@ from cryptography.x509 import ExtensionNotFound
 from fido2.attestation import AttestationVerifier, UnsupportedType
 from fido2.attestation.base import InvalidAttestation, InvalidData
 from fido2.server import Fido2Server
+from fido2.utils import websafe_decode
 from fido2.webauthn import AttestationConveyancePreference, UserVerificationRequirement
 
 # The exec-contract helper from this checkout's vectors/python (the attest-harness-vectors package), whether or not
@@ -134,13 +135,23 @@ def verify(kind, inputs, context, credentials):
             raise
         credentials.append(verified.credential_data)
     elif kind == "webauthn.assertion":
+        # One list goes to authenticate_begin (it becomes allowCredentials) and to authenticate_complete, as the
+        # library's example server passes it: the credentials the options allowed, when the case's options list some.
+        listed = inputs.get("allowCredentials")
+        allowed = credentials
+        if listed is not None:
+            ids = {websafe_decode(text) for text in json.loads(listed)}
+            allowed = [credential for credential in credentials if credential.credential_id in ids]
         try:
             srv = server(context)
-            srv.authenticate_complete(authentication_state(srv, inputs, context, credentials), credentials,
+            srv.authenticate_complete(authentication_state(srv, inputs, context, allowed), allowed,
                                       json.loads(inputs["credentialJSON"]))
         except NotImplementedError as error:
             # python-fido2's CoseKey has no verifier for this credential algorithm (RS384, RS512, PS384, PS512).
             raise Unsupported(f"python-fido2 cannot verify this credential's algorithm: {error}")
+    elif kind == "webauthn.deletion":
+        # The relying party's own store: the deleted credential is no longer passed to the library.
+        credentials[:] = [credential for credential in credentials if credential.credential_id != inputs["credentialId"]]
     else:
         raise Unsupported(kind)
 

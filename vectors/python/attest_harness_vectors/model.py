@@ -61,6 +61,8 @@ class Rule:
     references: Tuple[str, ...]
     quote: Optional[str] = None
     owner_verifier: Optional[str] = None
+    #: The edition of its source since which the rule holds ("WebAuthn Level 2"); None for a source of one edition.
+    since: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,8 @@ class Profile:
     families: Tuple[FamilyName, ...]
     rules: Tuple[RuleId, ...]
     parameters: Mapping[str, str]
+    #: Rules whose verdict the profile leaves to the relying party: a step breaking one expects either verdict.
+    left_to_relying_party: Tuple[RuleId, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -241,7 +245,7 @@ class _Decoder:
     # The schema's definitions.
 
     def rule(self, value: Any, pointer: str) -> Rule:
-        d = self.object(value, pointer, ("id", "statement", "level", "source", "bugClass", "references"), ("quote", "ownerVerifier"))
+        d = self.object(value, pointer, ("id", "statement", "level", "source", "bugClass", "references"), ("quote", "ownerVerifier", "since"))
         return Rule(id=RuleId(self.string(d["id"], f"{pointer}/id")),
                     statement=self.string(d["statement"], f"{pointer}/statement"),
                     level=self.word(d["level"], f"{pointer}/level", LEVELS),
@@ -249,15 +253,17 @@ class _Decoder:
                     bug_class=self.word(d["bugClass"], f"{pointer}/bugClass", BUG_CLASSES),
                     references=self.strings(d["references"], f"{pointer}/references"),
                     quote=self.optional_string(d, "quote", pointer),
-                    owner_verifier=self.optional_string(d, "ownerVerifier", pointer))
+                    owner_verifier=self.optional_string(d, "ownerVerifier", pointer),
+                    since=self.optional_string(d, "since", pointer))
 
     def profile(self, value: Any, pointer: str) -> Profile:
-        d = self.object(value, pointer, ("name", "description", "families", "rules", "parameters"))
+        d = self.object(value, pointer, ("name", "description", "families", "rules", "parameters"), ("leftToRelyingParty",))
         return Profile(name=ProfileName(self.string(d["name"], f"{pointer}/name")),
                        description=self.string(d["description"], f"{pointer}/description"),
                        families=tuple(FamilyName(f) for f in self.strings(d["families"], f"{pointer}/families")),
                        rules=tuple(RuleId(r) for r in self.strings(d["rules"], f"{pointer}/rules")),
-                       parameters=self.string_map(d["parameters"], f"{pointer}/parameters"))
+                       parameters=self.string_map(d["parameters"], f"{pointer}/parameters"),
+                       left_to_relying_party=tuple(RuleId(r) for r in self.strings(d.get("leftToRelyingParty", []), f"{pointer}/leftToRelyingParty")))
 
     def context(self, value: Any, pointer: str) -> Context:
         d = self.object(value, pointer, ("time", "trustAnchors", "parameters"))
