@@ -1,4 +1,5 @@
 import AttestCBOR
+import AttestCatalogue
 import AttestConformance
 import AttestCrypto
 import AttestDER
@@ -14,7 +15,7 @@ package enum WebAuthnMutations {
     package static var all: [WebAuthnMutation] {
         clientData(.registration) + clientData(.assertion) + authenticatorData(.registration) + authenticatorData(.assertion)
             + assertionSignature + credentialJSON(.registration) + credentialJSON(.assertion) + packedStatement + credentialKey
-            + raw
+            + attestationObject + WebAuthnStatementMutations.all + raw
     }
 
     // MARK: - clientDataJSON
@@ -340,9 +341,7 @@ package enum WebAuthnMutations {
                 return 4
             }),
             ("x5c[0].validity", "shifted", { statement, random, forge in
-                let day: TimeInterval = 86_400
-                let shift = random.pick([-3650 * day, 3650 * day])
-                statement.validity = (forge.time.addingTimeInterval(shift - day), forge.time.addingTimeInterval(shift + day))
+                statement.validity = WebAuthnMutations.validityShifted(&random, around: forge.time)
                 return 8
             }),
         ]
@@ -361,6 +360,24 @@ package enum WebAuthnMutations {
         }
         return mutations
     }()
+
+    /// A certificate validity of two days, ten years before or after `time`: expired or not yet valid.
+    static func validityShifted(_ random: inout HuntRandom, around time: Date) -> (Date, Date) {
+        let day: TimeInterval = 86_400
+        let shift = random.pick([-3650 * day, 3650 * day])
+        return (time.addingTimeInterval(shift - day), time.addingTimeInterval(shift + day))
+    }
+
+    // MARK: - The attestation object's shape
+
+    /// The catalogue's shape faults (FIDO Resp-3), on every baseline's last registration, whatever its format.
+    static let attestationObject: [WebAuthnMutation] = WebAuthnFamily.attestationObjectShapes.map { shape in
+        WebAuthnMutation(.registration, "attestationObject", shape.variant, .repaired { scenario, _, _ in
+            guard !scenario.registrations.isEmpty else { return nil }
+            scenario.registrations[scenario.registrations.count - 1].objectEdit = shape.edit
+            return 1
+        })
+    }
 
     // MARK: - The credential public key
 
