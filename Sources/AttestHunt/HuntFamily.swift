@@ -22,7 +22,7 @@ extension WebAuthnHuntBaseline: HuntableBaseline {
         switch target {
         case .registration: lastRegistrationStep
         case .assertion: lastAssertionStep
-        case .attestation, .request: nil
+        case .attestation, .request, .approval: nil
         }
     }
 }
@@ -32,7 +32,7 @@ extension AppAttestHuntBaseline: HuntableBaseline {
         switch target {
         case .attestation: 0
         case .assertion: lastAssertionStep
-        case .registration, .request: nil
+        case .registration, .request, .approval: nil
         }
     }
 }
@@ -46,7 +46,27 @@ extension PerRequestHuntBaseline: HuntableBaseline {
         switch target {
         case .attestation: attestStep
         case .request: lastRequestStep
-        case .registration, .assertion: nil
+        case .registration, .assertion, .approval: nil
+        }
+    }
+}
+
+extension PasskeyImportHuntBaseline: HuntableBaseline {
+    package func step(for target: MutationTarget) -> Int? {
+        switch target {
+        case .attestation: completeStep
+        case .assertion: lastAssertionStep
+        case .registration, .request, .approval: nil
+        }
+    }
+}
+
+extension StepUpHuntBaseline: HuntableBaseline {
+    package func step(for target: MutationTarget) -> Int? {
+        switch target {
+        case .registration: registrationStep
+        case .approval: approvalStep
+        case .attestation, .assertion, .request: nil
         }
     }
 }
@@ -113,6 +133,13 @@ package struct HuntFamily: Sendable {
         }),
         (PerRequestFamily.name, { parameters, seed in
             try HuntFamily(PerRequestFamily.name, baselines: try PerRequestFamily.huntBaselines(parameters: parameters, seed: seed), mutations: PerRequestMutations.all)
+        }),
+        (PasskeyImportFamily.name, { parameters, seed in
+            try HuntFamily(PasskeyImportFamily.name, baselines: try PasskeyImportFamily.huntBaselines(parameters: parameters, seed: seed),
+                           mutations: PasskeyImportMutations.all)
+        }),
+        (StepUpFamily.name, { parameters, seed in
+            try HuntFamily(StepUpFamily.name, baselines: try StepUpFamily.huntBaselines(parameters: parameters, seed: seed), mutations: StepUpMutations.all)
         }),
     ]
 

@@ -20,6 +20,8 @@ package struct MutationKind: VocabularyTerm {
 /// (per-request). The family's baseline says which step renders it, or that it has none.
 package enum MutationTarget: String, Hashable, Sendable, Codable {
     case registration, attestation, assertion, request
+    /// A step-up approval (docs/protocols/step-up-signing.md).
+    case approval
 }
 
 /// One structure-aware mutation: a field, a kind, and how to apply it.
@@ -58,3 +60,7 @@ package typealias AppAttestMutation = Mutation<AppAttestScenario, AppAttestForge
 package typealias AndroidMutation = Mutation<AndroidScenario, AndroidForge>
 /// A per-request mutation: over the flow's requests before rendering, repaired by the per-request forge.
 package typealias PerRequestMutation = Mutation<PerRequestScenario, PerRequestForge>
+/// A passkey-import mutation: over the import's requests before rendering, repaired by the import forge.
+package typealias PasskeyImportMutation = Mutation<PasskeyImportScenario, PasskeyImportForge>
+/// A step-up mutation: over the registration, challenge and approval before rendering, repaired by the step-up forge.
+package typealias StepUpMutation = Mutation<StepUpScenario, StepUpForge>

@@ -281,7 +281,7 @@ package enum WebAuthnMutations {
                     _ = edit(&members, &local)
                 }
                 switch target {
-                case .attestation, .request: return nil
+                case .attestation, .request, .approval: return nil
                 case .registration:
                     scenario.registrations[scenario.registrations.count - 1].credentialJSONEdit = apply
                 case .assertion:
@@ -440,7 +440,7 @@ extension WebAuthnScenario {
     /// Applies `change` to the client data of the target ceremony; nil when there is none.
     mutating func editClientData(_ target: MutationTarget, _ change: (inout CollectedClientData) -> Int?) -> Int? {
         switch target {
-        case .attestation, .request: return nil
+        case .attestation, .request, .approval: return nil
         case .registration:
             return change(&registrations[registrations.count - 1].clientData)
         case .assertion:
@@ -453,7 +453,7 @@ extension WebAuthnScenario {
     mutating func editAuthenticatorData(_ target: MutationTarget,
                                         _ change: (inout AuthenticatorData.Flags, inout UInt32, inout [UInt8], inout [UInt8]) -> Int?) -> Int? {
         switch target {
-        case .attestation, .request: return nil
+        case .attestation, .request, .approval: return nil
         case .registration:
             let index = registrations.count - 1
             var registration = registrations[index]
