@@ -36,8 +36,13 @@ package struct HuntRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    /// A uniform index below `count` (which must be positive).
-    package mutating func index(_ count: Int) -> Int { Int(next(upperBound: UInt64(max(count, 1)))) }
+    /// A uniform index below `count` (which must be positive). A value taken from the script is the index as written
+    /// (modulo `count`), so that a seed names the choices it makes.
+    package mutating func index(_ count: Int) -> Int {
+        let bound = UInt64(max(count, 1))
+        if scriptPosition < script.count { return Int(next() % bound) }
+        return Int(next(upperBound: bound))
+    }
 
     package mutating func pick<T>(_ values: [T]) -> T { values[index(values.count)] }
 }

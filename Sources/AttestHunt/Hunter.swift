@@ -170,6 +170,12 @@ package struct MutantForge: Sendable {
     }
 
     package var baselineCount: Int { entries.count }
+    /// Which of `families` baseline `index` belongs to, and how many mutations it draws from (its family's); nil
+    /// for an index past the last baseline.
+    package func family(ofBaseline index: Int) -> (family: Int, mutations: Int)? {
+        guard entries.indices.contains(index) else { return nil }
+        return (entries[index].family, families[entries[index].family].mutationCount)
+    }
     package var mutationCount: Int { families.reduce(0) { $0 + $1.mutationCount } }
     /// The valid cases, every family's.
     package var baselineCases: [Case] { families.flatMap(\.baselineCases) }

@@ -146,9 +146,6 @@ package enum PerRequestMutations {
                               "X-Apple-App-Attest-Challenge", "X-Android-Device-Token"]
 
     static let request: [PerRequestMutation] = [
-        lastRequest("body", "bit-flip") { request, random, _ in
-            random.flipBit(in: &request.body)
-        },
         lastRequest("body", "appended") { request, random, _ in
             let extra: [UInt8] = random.pick([[0x20], Array(#","amount":"9999.00""#.utf8), [0x00]])
             request.body += extra

@@ -39,6 +39,14 @@ import Testing
         }
     }
 
+    /// fuzz-differential's seeds name their choices (a script value is the index it picks): together they make a
+    /// mutant of every mutation of every family in every profile the target fuzzes.
+    @Test func differentialSeedsReachEveryMutation() {
+        let reach = DifferentialOracle.seedReach()
+        #expect(reach.mutations > 600)
+        #expect(reach.reached == reach.mutations)
+    }
+
     @Test func theRegressionFolderIsNotEmpty() {
         #expect(!Self.files("regressions/fuzz-cbor").isEmpty)
     }
