@@ -49,7 +49,9 @@ import Testing
         let port = try #require(url.split(separator: ":").last.flatMap { Int($0) }, "\(url)")
         let flood = Process()
         flood.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        flood.arguments = [root.appendingPathComponent("idle_flood.py").path, String(port), "300", "8"]
+        // Twelve seconds: on a loaded 2-core runner (the suite's other tests beside it) the ordinary client's turn can
+        // take longer than the eight seconds this once was; a CI run at 66,278 flood connections saw none in eight.
+        flood.arguments = [root.appendingPathComponent("idle_flood.py").path, String(port), "300", "12"]
         let out = Pipe()
         flood.standardOutput = out
         try flood.run()
@@ -60,11 +62,11 @@ import Testing
         let log = collected.wait()
         let result = try #require(try JSONSerialization.jsonObject(with: text) as? [String: Any])
         // Answered at all means answered while the flood held every slot it could: without the idle timeout the
-        // flood (300 connections) keeps the per-address limit (256) reached for all of its 8 s and the ordinary
+        // flood (300 connections) keeps the per-address limit (256) reached for all of its 12 s and the ordinary
         // client, from the same address, never gets in. How soon is a timing (about the 2 s an idle slot is held,
         // more on a loaded 2-core machine), not asserted.
         #expect(result["answered"] as? Bool == true, "\(result)")
-        // Eight seconds of flood: a few lines a second at most, not one per refused connection.
+        // Twelve seconds of flood: a few lines a second at most, not one per refused connection.
         let lines = log.split(separator: UInt8(ascii: "\n")).count
         #expect(lines < 40 && log.count < 8 << 10, "\(lines) lines, \(log.count) bytes of stderr for \(result["opened"] ?? 0) connections")
     }
