@@ -21,7 +21,7 @@ import Testing
                 "the planted bug is the only disagreement: \(state.clusters.map(\.key.id))")
     }
 
-    @Test func everyImportMutationAppliesAndTheReferenceAgreesWithItself() async throws {
+    @Test func theImportIsHuntedAndTheReferenceAgreesWithItself() async throws {
         let profile = Profile.deviceBoundPasskeyImport
         let families = try HuntFamily.all(for: profile, seed: 23)
         #expect(families.map(\.name).contains(PasskeyImportFamily.name))
