@@ -90,10 +90,11 @@ extension Profile {
     /// "what Google's verifier does" and "what the documentation says" part (docs/coverage.md lists the cases).
     public static let androidKeyAttestationGoogle = Profile(
         name: "android-key-attestation-google",
-        description: "Android Key Attestation as android/keyattestation verifies it by default: chain of at least 3 to a Google root ending in a self-issued root, revocation below the root (REVOKED only), challenge, security level not Software, origin GENERATED, a RootOfTrust present, the schema's shape, and only the tags its parser models; boot state, lock state, app identity and purposes are left to the caller, and repeated tags read last-wins. It keeps RFC 5280 basic constraints, which android/keyattestation does not check, because the catalogue's chain-extension case (which it refuses by position) breaks that rule.",
+        description: "Android Key Attestation as android/keyattestation verifies it by default: chain of at least 3 to a Google root ending in a self-issued root (the leaf's dates unchecked, and expiry waived in a factory-provisioned chain), revocation below the root (REVOKED only), challenge, security level not Software, origin GENERATED, a RootOfTrust present, the schema's shape, and only the tags its parser models; boot state, lock state, app identity and purposes are left to the caller, and repeated tags read last-wins. It keeps RFC 5280 basic constraints, which android/keyattestation does not check, because the catalogue's chain-extension case (which it refuses by position) breaks that rule.",
         families: [AndroidFamily.name],
         rules: Set(AndroidFamily.rules.map(\.id)).subtracting(AndroidRules.keyPolicy.map(\.id)).subtracting(AndroidRules.optIn)
-            .subtracting([.chainRootRevoked, .chainSuspended, .androidDeviceLocked, .androidVerifiedBootState, .androidPackage,
+            .subtracting([.chainRootRevoked, .chainSuspended, .androidChainFactoryExpiry, .androidChainLeafValidity,
+                          .androidDeviceLocked, .androidVerifiedBootState, .androidPackage,
                           .androidSigningDigest, .androidPublicKey, .androidPurpose, .androidKeyDescriptionUniqueTags]),
         parameters: BuiltinCatalogue.androidParameters)
 
@@ -107,7 +108,7 @@ extension Profile {
 
     public static let webAuthnL3 = Profile(
         name: "webauthn-l3",
-        description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, android-key, apple, fido-u2f and none formats (tpm is verified but not yet forged) (§8), a required attestation chain, user verification required, and, as this profile's policy (§7.2 step 22 leaves it to the relying party), counters that must increase once non-zero.",
+        description: "WebAuthn Level 3 registration (§7.1) and authentication (§7.2) step by step, with the packed, tpm, android-key, android-safetynet, apple, fido-u2f and none formats (§8), a required attestation chain, user verification required, and, as this profile's policy (§7.2 step 22 leaves it to the relying party), counters that must increase once non-zero.",
         families: [WebAuthnFamily.name],
         rules: Set(WebAuthnFamily.rules.map(\.id)),
         parameters: BuiltinCatalogue.webAuthnParameters.merging(BuiltinCatalogue.androidParameters) { first, _ in first })

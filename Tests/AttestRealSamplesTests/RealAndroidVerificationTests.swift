@@ -151,27 +151,51 @@ extension RealAndroidVerificationTests {
     }
 }
 
-/// The Sony factory chain judged at a date after its intermediates expired (2026-05-24): every built-in Android
-/// profile refuses it, under chain.validity with a reason that says so. The Google-style profile does too, because
-/// android/keyattestation does: its KeyAttestationCertPathValidator (BasicChecker.verifyValidity,
-/// https://github.com/android/keyattestation/blob/main/src/main/kotlin/provider/KeyAttestationCertPathValidator.kt)
-/// checks the validity of every certificate of the path at the verifier's date except the last one (the key's own,
-/// whose dates the device writes), and the expired ones here are the factory intermediates.
+/// The Sony factory chain judged at a date after its intermediates and root expired (2026-05-24). android/keyattestation
+/// accepts it: it waives expiry in a factory-provisioned chain, one whose certificate below the root is named by a
+/// serialNumber ("Ignore validity on factory-provisioned certificate chains because it is not possible to safely
+/// rotate the keys", KeyAttestationCertPathValidator.kt, since commit 31fbda4). So the Google-style profile accepts it,
+/// and every profile that follows the documentation (RFC 5280 exempts no certificate) refuses it under
+/// android.chain.factoryExpiry, the rule that says why, and not under chain.validity.
 @Suite struct ExpiredFactoryChainTests {
-    @Test(arguments: BuiltinCatalogue.profiles.filter { $0.families.contains(AndroidFamily.name) }.map(\.name))
-    func afterItsIntermediatesExpiredEveryProfileSaysSo(profileName: String) throws {
-        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
-        let rules = profile.rules.subtracting(AndroidRules.keyPolicy.map(\.id))
+    static let today = "2026-12-03T12:00:00.000Z"
+
+    static func rules(of profile: Profile) -> Set<RuleID> {
+        profile.rules.subtracting(AndroidRules.keyPolicy.map(\.id))
             .filter { $0.rawValue.hasPrefix("android.") || $0.rawValue.hasPrefix("chain.") }
-            .subtracting([.androidChainAttestationKeyIsCA])
+    }
+
+    @Test func theGoogleStyleProfileAcceptsItToday() throws {
+        let rules = Self.rules(of: .androidKeyAttestationGoogle)
+        #expect(rules.contains(.chainValidity) && !rules.contains(.androidChainFactoryExpiry))
+        let verdict = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem", time: Self.today, rules: rules)
+        #expect(verdict == .accept, "\(verdict)")
+    }
+
+    @Test(arguments: BuiltinCatalogue.profiles.filter { $0.families.contains(AndroidFamily.name) && $0.enforces(.androidChainFactoryExpiry) }.map(\.name))
+    func aDocumentationProfileRefusesItUnderTheRuleThatSaysWhy(profileName: String) throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: profileName))
+        let rules = Self.rules(of: profile)
         #expect(rules.contains(.chainValidity))
-        let verdict = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem",
-                                                               time: "2026-12-03T12:00:00.000Z", rules: Set(rules))
-        #expect(verdict.outcome == .reject && verdict.rule == .chainValidity, "\(verdict)")
+        let verdict = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem", time: Self.today, rules: rules)
+        #expect(verdict.outcome == .reject && verdict.rule == .androidChainFactoryExpiry, "\(verdict)")
         #expect(verdict.reason?.contains("expired") == true, "\(verdict.reason ?? "")")
-        // At a date inside every intermediate's validity the same profile accepts it (GenuineDeviceChainTests).
+        // Without that one rule nothing else refuses it, chain.validity included: the expiry is all that is wrong.
+        let waived = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem", time: Self.today,
+                                                              rules: rules.subtracting([.androidChainFactoryExpiry]))
+        #expect(waived == .accept, "\(waived)")
+        // At a date inside every certificate's validity the same profile accepts it.
         let then = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem",
-                                                            time: "2021-05-25T16:53:56.000Z", rules: Set(rules))
+                                                            time: "2021-05-25T16:53:56.000Z", rules: rules)
         #expect(then == .accept, "\(then)")
+    }
+
+    /// Not-yet-valid is not waived: a factory chain judged before its intermediates were issued is refused by both.
+    @Test func notYetValidStaysUnderChainValidity() throws {
+        for profile in [Profile.androidKeyAttestationGoogle, .androidKeyAttestation] {
+            let verdict = try RealAndroidVerificationTests.verdict("android/sony-xperia10-iii/sdk33/TEE_EC.pem",
+                                                                   time: "2016-01-01T00:00:00.000Z", rules: Self.rules(of: profile))
+            #expect(verdict.outcome == .reject && verdict.rule == .chainValidity, "\(profile.name): \(verdict)")
+        }
     }
 }

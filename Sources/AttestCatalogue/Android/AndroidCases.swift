@@ -116,6 +116,15 @@ public enum AndroidFamily: CatalogueFamily {
                    description: "The RKP intermediate CA3 expired before verification.") { scenario, _ in
             scenario.expiredAuthority = 1
         },
+        Definition(variant: "factory-intermediate-expired", rule: .androidChainFactoryExpiry, importance: .high,
+                   description: "A factory-provisioned chain whose intermediate expired before verification, as the Sony Xperia 10 III keybox's did on 2026-05-24.") { scenario, _ in
+            scenario.attestation.shape = .factory
+            scenario.expiredAuthority = 1
+        },
+        Definition(variant: "leaf-not-yet-valid", rule: .androidChainLeafValidity, importance: .medium,
+                   description: "The attested key's certificate starts a day after verification, as a device whose clock runs ahead writes it.") { scenario, _ in
+            scenario.attestation.leafValidity = (ForgeSeed.referenceTime + 86_400, scenario.attestation.leafValidity.1)
+        },
         Definition(variant: "leaf-signs-leaf", rule: .chainBasicConstraints, importance: .critical,
                    description: "Chain extension: the attacker puts a leaf signed by the attested (non-CA) key in front.") { scenario, forge in
             scenario.extensionKey = try forge.key("chain extension")

@@ -15,7 +15,8 @@ public enum DocumentedStatus {
         case .appAttestNonce, .androidChallenge: return "100012 NONCE"
         case .importProofBinding, .importProofPublicKeyHash, .importProofSignature: return "100012 PROOF"
         case .chainTrustAnchor, .chainValidity, .chainBasicConstraints, .chainRevoked, .chainSuspended, .androidChainLength,
-             .androidChainOrder, .androidChainAttestationKeyIsCA, .appAttestCertificateList:
+             .androidChainOrder, .androidChainAttestationKeyIsCA, .androidChainFactoryExpiry, .androidChainLeafValidity,
+             .appAttestCertificateList:
             return "100012 CHAIN"
         case .androidPackage, .androidSigningDigest, .appAttestRpIdHash, .appAttestAAGUID: return "100012 APP"
         case .importKey, .androidAlgorithm, .androidCurve, .androidNoAuthRequired, .androidUserAuthType, .androidAuthTimeout,

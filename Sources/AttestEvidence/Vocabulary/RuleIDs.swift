@@ -69,6 +69,8 @@ extension RuleID {
     public static let androidChainThreeOrMore: RuleID = "android.chain.threeOrMore"
     public static let androidChainAttestKey: RuleID = "android.chain.attestKey"
     public static let androidChainAttestationKeyIsCA: RuleID = "android.chain.attestationKeyIsCA"
+    public static let androidChainFactoryExpiry: RuleID = "android.chain.factoryExpiry"
+    public static let androidChainLeafValidity: RuleID = "android.chain.leafValidity"
     public static let androidKeyDescriptionEncoding: RuleID = "android.keyDescription.encoding"
     public static let androidKeyDescriptionStrictDER: RuleID = "android.keyDescription.strictDer"
     public static let androidKeyDescriptionUniqueTags: RuleID = "android.keyDescription.uniqueTags"

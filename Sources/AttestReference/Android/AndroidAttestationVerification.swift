@@ -39,13 +39,15 @@ enum AndroidAttestationVerification {
             try policy.require(.androidChainIncludesRoot, last.issuerDER == last.subjectDER,
                                "the chain ends in \(last.subject), not in a self-issued root")
         }
-        try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy,
-                               authorityRules: Self.authorityRules(leaf: leaf, in: certificates))
         // The root: the chain's last certificate when self-issued, and every trust anchor named as the issuer of the
         // top certificate below it, so that leaving the root out (or sending a look-alike) skips no lookup.
         let rootCopy = certificates.count > 1 && certificates[certificates.count - 1].issuerDER == certificates[certificates.count - 1].subjectDER
             ? certificates.last : nil
         let top = rootCopy == nil ? certificates.last : certificates[certificates.count - 2]
+        try ChainChecks.verify(leaf: leaf, intermediates: certificates.filter { $0 != leaf }, policy: policy,
+                               authorityRules: Self.authorityRules(leaf: leaf, in: certificates),
+                               validityRules: .init(leaf: .androidChainLeafValidity,
+                                                    expiryAboveLeaf: top.map(Self.isFactoryIntermediate) == true ? .androidChainFactoryExpiry : nil))
         let roots = [rootCopy].compactMap { $0 } + policy.trustAnchors.filter { $0.subjectDER == top?.issuerDER }
         for root in roots where statusList.entry(serialNumber: root.serialNumber)?.status == .revoked {
             try policy.require(.chainRootRevoked, false, "the root \(root.subject) (serial \(hex(root.serialNumber))) is REVOKED")
@@ -160,6 +162,21 @@ enum AndroidAttestationVerification {
         }
         try policy.require(.androidAuthTimeout, !hardware.contains(.authTimeout) && !software.contains(.authTimeout),
                            "authTimeout is present")
+    }
+
+    /// True when `top`, the chain's certificate just below the root, is named as factory keyboxes name their
+    /// intermediates: with a serialNumber attribute (2.5.4.5) in its subject, as android/keyattestation tells a
+    /// factory-provisioned chain (KeyAttestationCertPath.isFactoryProvisioned); a remotely provisioned chain's is
+    /// "Droid CA2, Google LLC". A subject that is not DER is not a keybox's.
+    static func isFactoryIntermediate(_ top: X509Certificate) -> Bool {
+        let serialNumberType: [UInt8] = [0x55, 0x04, 0x05]
+        guard let relativeNames = try? DERReader.parse(top.subjectDER).children else { return false }
+        return relativeNames.contains { name in
+            (name.children ?? []).contains { attribute in
+                guard let type = attribute.children?.first, type.identifier == .objectIdentifier else { return false }
+                return type.primitiveBytes == serialNumberType
+            }
+        }
     }
 
     /// The device's attestation key certificate, which android.chain.attestationKeyIsCA judges instead of

@@ -40,16 +40,32 @@ enum ChainChecks {
         return (fields.next(ifIdentifier: .boolean).flatMap { try? $0.booleanValue() }) ?? false
     }
 
+    /// The family rules that judge validity faults `chain.validity` would otherwise judge, where a family's
+    /// certificates are dated or kept in a way RFC 5280 does not foresee (Android: dates the device writes, factory
+    /// keys that cannot be rotated).
+    struct ValidityRules: Hashable, Sendable {
+        /// Judges the leaf's expiry and not-yet-valid.
+        var leaf: RuleID?
+        /// Judges the expiry (not the not-yet-valid) of every certificate above the leaf, the trust anchor included.
+        var expiryAboveLeaf: RuleID?
+
+        static let none = ValidityRules()
+
+        var rules: [RuleID] { [leaf, expiryAboveLeaf].compactMap { $0 } }
+    }
+
     /// Verifies the path to `anchors` (by default the case's trust anchors); anchors named by FIDO metadata may be
     /// intermediates. A certificate in `authorityRules` that issues another without being a CA (cA FALSE, no
-    /// keyCertSign, path length) breaks the rule given there instead of `chain.basicConstraints`: a family whose
-    /// device-written certificates RFC 5280 does not describe says which of its own rules judges them. The outcome is
-    /// memoised by the exact bytes of every certificate, the time and the enforced rules (`verdicts`): OpenSSL's
-    /// answer depends on nothing else.
+    /// keyCertSign, path length) breaks the rule given there instead of `chain.basicConstraints`, and a validity
+    /// fault `validityRules` names breaks its rule instead of `chain.validity`: a family whose device-written
+    /// certificates RFC 5280 does not describe says which of its own rules judges them. The outcome is memoised by
+    /// the exact bytes of every certificate, the time and the enforced rules (`verdicts`): OpenSSL's answer depends
+    /// on nothing else.
     static func verify(leaf: X509Certificate, intermediates: [X509Certificate], policy: Policy,
-                       metadataAnchors: [X509Certificate]? = nil, authorityRules: [X509Certificate: RuleID] = [:]) throws {
+                       metadataAnchors: [X509Certificate]? = nil, authorityRules: [X509Certificate: RuleID] = [:],
+                       validityRules: ValidityRules = .none) throws {
         let candidates = [RuleID.chainTrustAnchor, .chainValidity, .chainBasicConstraints]
-            + Set(authorityRules.values).sorted { $0.rawValue < $1.rawValue }
+            + Set(authorityRules.values).union(validityRules.rules).sorted { $0.rawValue < $1.rawValue }
         let enforced = candidates.filter(policy.enforces)
         guard !enforced.isEmpty else { return }
         let anchors = metadataAnchors ?? policy.trustAnchors
@@ -57,11 +73,20 @@ enum ChainChecks {
                               anchors: anchors.map { ExactBytes($0.der) },
                               time: Int64(policy.context.time.timeIntervalSince1970.rounded(.down)),
                               partial: metadataAnchors != nil, enforced: enforced,
-                              authorityRules: Dictionary(uniqueKeysWithValues: authorityRules.map { (ExactBytes($0.key.der), $0.value) }))
+                              authorityRules: Dictionary(uniqueKeysWithValues: authorityRules.map { (ExactBytes($0.key.der), $0.value) }),
+                              validityRules: validityRules)
         func rule(for code: Int32, at certificate: X509Certificate?) -> RuleID {
             let rule = Self.rule(for: code)
-            guard rule == .chainBasicConstraints, let certificate, let own = authorityRules[certificate] else { return rule }
-            return own
+            switch rule {
+            case .chainBasicConstraints:
+                guard let certificate, let own = authorityRules[certificate] else { return rule }
+                return own
+            case .chainValidity:
+                if certificate == leaf { return validityRules.leaf ?? rule }
+                return code == ChainVerificationError.certificateExpired ? validityRules.expiryAboveLeaf ?? rule : rule
+            default:
+                return rule
+            }
         }
         let outcome = try verdicts.value(for: query) { () throws -> PathOutcome in
             var failing: RuleID?
@@ -92,6 +117,7 @@ enum ChainChecks {
         let partial: Bool
         let enforced: [RuleID]
         let authorityRules: [ExactBytes: RuleID]
+        let validityRules: ValidityRules
 
         /// The certificate bytes it holds, for the memo's byte bound.
         var byteCount: Int {
