@@ -113,6 +113,9 @@ public struct APIMap: Sendable {
         !name.isEmpty && name.utf8.count <= 256 && name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
     }
 
+    /// True when some step's exchange says where its response holds the ceremony's options (`options`).
+    public var observesOptions: Bool { steps.values.contains { $0.exchanges.contains { $0.optionsPointer != nil } } }
+
     /// Every exchange of the map with its pointer: setup first, then each step kind's.
     public var allExchanges: [(pointer: String, exchange: Exchange, setup: Bool)] {
         setup.run.enumerated().map { ("/setup/run/\($0.offset)", $0.element, true) }
@@ -246,6 +249,10 @@ public struct Exchange: Sendable {
     /// The statuses that let a setup or preparing exchange go on (`"2xx"`, the default, or a list: `[200, 302]` for
     /// a login that redirects). A step's last exchange is read by the verdict instead.
     public var expect: StatusExpectation
+    /// `"options": {"at": "/publicKey"}`: this exchange's response holds the ceremony's options (WebAuthn's
+    /// PublicKeyCredentialCreationOptions or RequestOptions in their JSON form) at that JSON pointer (`""` for the
+    /// whole body), for the options checks every map run makes of what the server issues.
+    public var optionsPointer: String?
 
     init(_ reader: ObjectReader) throws {
         name = try reader.optionalString("name") ?? "request"
@@ -254,7 +261,13 @@ public struct Exchange: Sendable {
         self.request = try RequestMap(request)
         captures = try reader.array("capture").map { try Capture(ObjectReader($0, at: $1)) }
         expect = try reader.members["expect"].map { try StatusExpectation($0, at: reader.at("expect")) } ?? .success
-        try reader.onlyKnown(["name", "session", "request", "capture", "expect"])
+        if let options = try reader.object("options") {
+            let pointer = try options.optionalString("at") ?? ""
+            guard pointer.isEmpty || pointer.hasPrefix("/") else { throw APIMapError(options.at("at"), "a JSON pointer (\"/publicKey\", or \"\" for the whole body)") }
+            try options.onlyKnown(["at"])
+            optionsPointer = pointer
+        }
+        try reader.onlyKnown(["name", "session", "request", "capture", "expect", "options"])
     }
 }
 

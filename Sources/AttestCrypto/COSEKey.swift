@@ -52,6 +52,9 @@ public struct COSEKey: Hashable, Sendable {
         /// An EC2 key whose y is the sign bit (a boolean) instead of the coordinate: WebAuthn keys "MUST NOT use the
         /// compressed point form" (WebAuthn L3 §5.8.5).
         case compressedPoint
+        /// An EC2 key with coordinates of its curve's size that are no point on the curve (OpenSSL will not load it);
+        /// `algorithm` is its COSE alg, for a reader that stores the key unread.
+        case pointNotOnCurve(algorithm: Int64)
         case invalidKey(String)
 
         public var description: String {
@@ -63,6 +66,7 @@ public struct COSEKey: Hashable, Sendable {
             case .algorithmMismatch(let algorithm, let keyType, let curve):
                 return "COSE_Key alg \(algorithm) does not fit kty \(keyType)\(curve.map { " crv \($0)" } ?? "")"
             case .compressedPoint: return "COSE_Key gives its EC2 point compressed (y is a boolean)"
+            case .pointNotOnCurve: return "COSE_Key's EC2 point is not on its curve"
             case .invalidKey(let reason): return "COSE_Key is not a valid key: \(reason)"
             }
         }
@@ -126,7 +130,9 @@ public struct COSEKey: Hashable, Sendable {
                     guard x.count == curve.coordinateSize, y.count == curve.coordinateSize else {
                         throw ParseError.invalidKey("coordinates are not \(curve.coordinateSize) bytes")
                     }
-                    key = try PublicKey(x963: [0x04] + x + y, curve: curve)
+                    do { key = try PublicKey(x963: [0x04] + x + y, curve: curve) } catch {
+                        throw ParseError.pointNotOnCurve(algorithm: algorithmValue)
+                    }
                 }
             case Self.rsa:
                 guard Algorithm.rsaFamily.contains(algorithm) else {

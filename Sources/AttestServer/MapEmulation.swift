@@ -30,6 +30,10 @@ final class MapEmulation: @unchecked Sendable {
     /// Per client session: who its setup exchanges signed in (the account and identity values they carried), which
     /// its later requests stand for, as a logged-in session stands for its user at a real site.
     private var signedIn = ExpiringStore<[ValueSource: [UInt8]]>(lifetime: 600)
+    /// Per user id: the credentials registered for it, which registration options list in excludeCredentials (at
+    /// most `excludedLimit`, the newest).
+    private var credentialsOf = ExpiringStore<[[UInt8]]>(lifetime: 24 * 3600)
+    static let excludedLimit = 16
 
     struct Pending {
         /// What the preparing requests carried (matched against the last request's values).
@@ -148,7 +152,8 @@ final class MapEmulation: @unchecked Sendable {
             pending.append(Pending(carried: values.filter { $0.value.count <= 1024 }, issued: issued))
             waiting[kind] = Array(pending.suffix(8))
             clients.store(waiting, for: pendingKey, at: now)
-            return accepted(verdictMap, exchange: exchange, issued: issued, stored: stored, status: Self.status(exchange.expect), extraHeaders)
+            return accepted(verdictMap, exchange: exchange, issued: issued, stored: stored, status: Self.status(exchange.expect), extraHeaders,
+                            options: optionsAnswer(exchange, kind: kind, issued: issued, request: json))
         }
         Self.unpackCredentialJSON(&values)
         var inputs: [InputKey: [UInt8]] = [:]
@@ -186,6 +191,11 @@ final class MapEmulation: @unchecked Sendable {
         }
         guard verdict.outcome == .accept else {
             return refusal(verdictMap, status: nil, reason: verdict.reason ?? "refused", verdictStatus: verdict.status, extraHeaders)
+        }
+        if kind == StepKind.webAuthnRegistration, let user = inputs[.user], user.count <= 64,
+           let credential = inputs[.credentialId] ?? DerivedValue.attestedCredentialId.value(in: inputs), credential.count <= 1023 {
+            let key = Base64URL.encode(user)
+            credentialsOf.store(Array(((credentialsOf[key] ?? []) + [credential]).suffix(Self.excludedLimit)), for: key, at: now)
         }
         return accepted(verdictMap, exchange: exchange, issued: issued, stored: issueStored(exchange, client: client, at: now), extraHeaders)
     }
@@ -321,10 +331,29 @@ final class MapEmulation: @unchecked Sendable {
         return nil
     }
 
+    /// What an exchange that answers with options (`options`) says beside the values its captures read: the
+    /// attestation preference the request asked for, and in a registration's, the user's credentials in
+    /// excludeCredentials, as the options checks (`OptionsCheck`) expect of a site.
+    func optionsAnswer(_ exchange: Exchange, kind: StepKind, issued: [InputKey: [UInt8]], request: JSONValue?) -> [(String, JSONValue)] {
+        guard let at = exchange.optionsPointer, kind == StepKind.webAuthnRegistration else { return [] }
+        var members: [(String, JSONValue)] = []
+        if let attestation = request?.at("/attestation")?.stringValue, RelyingPartyPolicy.attestationValues.contains(attestation) {
+            members.append((at + "/attestation", .string(attestation)))
+        }
+        if let user = issued[.user] {
+            let listed = (credentialsOf[Base64URL.encode(user)] ?? []).map { id in
+                JSONValue.object(["type": .string("public-key"), "id": .string(Base64URL.encode(id))])
+            }
+            members.append((at + "/excludeCredentials", .array(listed)))
+        }
+        return members
+    }
+
     func accepted(_ verdict: VerdictMap, exchange: Exchange, issued: [InputKey: [UInt8]], stored: [String: [UInt8]] = [:],
-                  status: Int? = nil, _ extraHeaders: String) -> (UInt32, Data, String) {
+                  status: Int? = nil, _ extraHeaders: String, options extra: [(String, JSONValue)] = []) -> (UInt32, Data, String) {
         var answer = JSONValue.object([:])
         for (pointer, value) in verdict.acceptMembers { answer = answer.setting(pointer, to: value) }
+        for (pointer, value) in extra { answer = answer.setting(pointer, to: value) }
         var headers = extraHeaders
         for capture in exchange.captures {
             let bytes: [UInt8]?

@@ -432,15 +432,18 @@ public enum WebAuthnFamily: CatalogueFamily {
         }
     }
 
-    /// The user registers a second packed passkey after the first; the assertion's options allow only the first,
-    /// and the assertion is a valid one by registration `assertingWith` (0 the first, 1 the second).
-    static func withSecondPasskey(_ scenario: inout WebAuthnScenario, _ forge: WebAuthnForge, assertingWith index: Int) throws {
+    /// The user registers a second packed passkey after the first; the assertion's options allow only the first
+    /// (unless `allowingFirst` is false: then they list none, as for a discoverable credential), and the assertion is
+    /// a valid one by registration `assertingWith` (0 the first, 1 the second).
+    static func withSecondPasskey(_ scenario: inout WebAuthnScenario, _ forge: WebAuthnForge, assertingWith index: Int,
+                                  allowingFirst: Bool = true) throws {
         let first = scenario.registrations[0]
         var second = try forge.registration(.packed, user: "alice", credential: "alice second passkey")
         second.user = first.user
         scenario.registrations.append(second)
-        var assertion = try forge.assertion(by: scenario.registrations[index], signCount: 1, label: "allow-credentials")
-        assertion.allowCredentials = [first.credentialId]
+        var assertion = try forge.assertion(by: scenario.registrations[index], signCount: 1,
+                                            label: allowingFirst ? "allow-credentials" : "second passkey")
+        if allowingFirst { assertion.allowCredentials = [first.credentialId] }
         scenario.lastAssertion = assertion
     }
 
@@ -698,6 +701,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The user has two passkeys; the options list the first in allowCredentials and the assertion is by it (§7.2 step 5).",
                    baseline: .assertions(.packed, [1])) { scenario, forge in
             try withSecondPasskey(&scenario, forge, assertingWith: 0)
+        },
+        Definition(variant: "second-passkey", rule: nil, importance: .high,
+                   description: "The user registers a second passkey (a relying party stores each, §7.1 step 27; its options SHOULD list the first in excludeCredentials, §5.4) and the assertion is by the second.",
+                   baseline: .assertions(.packed, [1])) { scenario, forge in
+            try withSecondPasskey(&scenario, forge, assertingWith: 1, allowingFirst: false)
         },
         Definition(variant: "uv-discouraged", rule: nil, importance: .high,
                    description: "A relying party that asks for userVerification \"discouraged\": a registration and an assertion with UP set and UV clear (§7.1 step 16 and §7.2 step 17 check UV only when it is required; FIDO ServerAuthenticatorAssertionResponse-Resp-3 P-5).",
@@ -960,6 +968,20 @@ public enum WebAuthnFamily: CatalogueFamily {
                     CBORMapEntry(.int(1), .int(2)), CBORMapEntry(.int(3), .int(COSEKey.Algorithm.es256.rawValue)),
                     CBORMapEntry(.int(-1), .int(1)), CBORMapEntry(.int(-2), .bytes(Array(point[1...size]))),
                     CBORMapEntry(.int(-3), .bool((point.last ?? 0) & 1 == 1)),
+                ]))
+            }
+        },
+        Definition(variant: "point-off-curve", rule: .webAuthnCredentialKeyFit, importance: .low,
+                   description: "The credential's ES256 COSE_Key has coordinates of P-256's size whose point is not on the curve (y's last bit flipped): no signature can verify under it, so a verifier that stores it unread registers a credential nobody can use.",
+                   baseline: .registration(.packed)) { scenario, _ in
+            try registration(&scenario) { registration in
+                var point = try registration.credentialKey.publicKey.x963Point
+                point[point.count - 1] ^= 0x01
+                let size = (point.count - 1) / 2
+                registration.coseKeyOverride = CBORWriter.encode(.map([
+                    CBORMapEntry(.int(1), .int(2)), CBORMapEntry(.int(3), .int(COSEKey.Algorithm.es256.rawValue)),
+                    CBORMapEntry(.int(-1), .int(1)), CBORMapEntry(.int(-2), .bytes(Array(point[1...size]))),
+                    CBORMapEntry(.int(-3), .bytes(Array(point[(size + 1)...]))),
                 ]))
             }
         },

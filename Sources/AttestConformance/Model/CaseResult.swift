@@ -44,6 +44,9 @@ public struct CaseResult: Hashable, Sendable, Codable {
         /// An acceptance of a case expected to be accepted (a valid case, or one breaking a rule the profile does
         /// not enforce): the outcome itself is the evidence.
         case outcome
+        /// A check of what the server itself issues (its options, through an API map), which every response the run
+        /// observed met; `message` says how many it judged.
+        case observed
     }
 
     /// A negative case's control as the run judged it: its id, its status and what the verifier answered.
@@ -98,6 +101,9 @@ public struct CaseResult: Hashable, Sendable, Codable {
     public var proof: Proof? = nil
     /// For a case expected to be refused: its control and what the verifier did with it.
     public var control: ControlResult? = nil
+    /// True on the result of an options check (what the server issued, judged over a map run's options responses):
+    /// not a catalogue case, so summaries count it apart.
+    public var optionsCheck: Bool? = nil
 
     public init(caseId: String, rule: RuleID?, importance: Importance, status: Status, step: Int?, expected: Verdict.Outcome?,
                 actual: Verdict?, message: String?, expectedStatus: String? = nil) {
@@ -130,6 +136,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
         let text: String
         switch status {
         case .pass: text = "\(caseId): pass"
+        case .finding where expected == nil: text = "\(caseId) [\(ruleText)]: \(message ?? "")"
         case .finding: text = "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(actualText)"
         case .hang: text = "\(caseId) [\(ruleText)]: HANG: \(message ?? "")"
         case .error: text = "\(caseId) [\(ruleText)]: harness error: \(message ?? "")"

@@ -107,6 +107,7 @@ package struct HTMLReport {
             case .reasonAndControl: "proven by reason and control"
             case .control: "proven by control only"
             case .outcome: "proven by outcome"
+            case .observed: "observed (options checks)"
             }
             cells.append((label, "count-proof-\(proof.rawValue)", report.passes(provenBy: proof).count, "proof=\(proof.rawValue)"))
         }

@@ -114,14 +114,21 @@ extension RunReport {
     /// "42 cases: 41 passed, 1 finding, 0 errors, 0 crashes, 0 unconfirmed, 0 masked; passes proven by reason and
     /// control 30, by control only 0, by outcome 11; against the baseline: 1 new, 0 known, 2 fixed".
     var tally: String {
-        let passed = results.filter { $0.status == .pass }.count
-        var text = "\(results.count) case\(results.count == 1 ? "" : "s"): \(passed) passed, \(findings.count) finding\(findings.count == 1 ? "" : "s"), "
+        let checks = results.filter { $0.optionsCheck == true }
+        let cases = results.count - checks.count
+        let passed = results.filter { $0.status == .pass && $0.optionsCheck != true }.count
+        let found = findings.filter { $0.optionsCheck != true }.count, unjudged = unsupported.filter { $0.optionsCheck != true }.count
+        var text = "\(cases) case\(cases == 1 ? "" : "s"): \(passed) passed, \(found) finding\(found == 1 ? "" : "s"), "
             + "\(errors.count) error\(errors.count == 1 ? "" : "s")"
-        if !unsupported.isEmpty { text += ", \(unsupported.count) unsupported" }
+        if unjudged > 0 { text += ", \(unjudged) unsupported" }
         if !acceptable.isEmpty { text += ", \(acceptable.count) acceptable (either verdict conforms)" }
         text += ", \(crashes.count) crash\(crashes.count == 1 ? "" : "es"), \(unconfirmed.count) unconfirmed, \(masked.count) masked"
         text += "; passes proven by reason and control \(passes(provenBy: .reasonAndControl).count), by control only "
             + "\(passes(provenBy: .control).count), by outcome \(passes(provenBy: .outcome).count)"
+        if !checks.isEmpty {
+            let count = { (status: CaseResult.Status) in checks.filter { $0.status == status }.count }
+            text += "; options checks: \(count(.pass)) passed, \(count(.finding)) finding\(count(.finding) == 1 ? "" : "s"), \(count(.unsupported)) unsupported"
+        }
         if let baseline {
             text += "; against the baseline: \(baseline.new.count) new, \(baseline.known.count) known, \(baseline.fixed.count) fixed"
         }

@@ -27,7 +27,8 @@ enum AttestationStatementVerification {
         let authenticatorData: [UInt8]
         let parsed: AuthenticatorData
         let credential: AuthenticatorData.AttestedCredentialData
-        let credentialKey: COSEKey
+        /// nil when the COSE_Key held no point on its curve: every comparison with it fails.
+        let credentialKey: COSEKey?
         let clientDataHash: [UInt8]
         let policy: Policy
 
@@ -35,7 +36,7 @@ enum AttestationStatementVerification {
     }
 
     static func verify(format: String, statement: CBORValue, _ authenticatorData: [UInt8], _ parsed: AuthenticatorData,
-                       credentialKey: COSEKey, clientDataHash: [UInt8], policy: Policy) throws -> Trust {
+                       credentialKey: COSEKey?, clientDataHash: [UInt8], policy: Policy) throws -> Trust {
         let keys: [String]
         switch format {
         case WebAuthnFormat.none: keys = []
@@ -71,12 +72,17 @@ enum AttestationStatementVerification {
         try policy.require(.webAuthnAttestationSignature, present != nil, "attStmt sig is missing or not a byte string")
         let sent = present ?? []
         guard input.statement.entries.contains(where: { $0.key == .text("x5c") }) else {
-            let signature = try CeremonyChecks.signatureBytes(sent, for: input.credentialKey.publicKey, policy: policy,
-                                                                          rule: .webAuthnStatementSignatureEncoding)
+            guard let credentialKey = input.credentialKey else {
+                try policy.require(.webAuthnAttestationSignature, false,
+                                   "self attestation by a credential key that is no point on its curve: nothing verifies under it")
+                return .selfAttestation
+            }
+            let signature = try CeremonyChecks.signatureBytes(sent, for: credentialKey.publicKey, policy: policy,
+                                                              rule: .webAuthnStatementSignatureEncoding)
             let algorithm = try input.statement.value("alg").intValue
-            try policy.require(.webAuthnAttestationSignature, algorithm == input.credentialKey.algorithm.rawValue,
+            try policy.require(.webAuthnAttestationSignature, algorithm == credentialKey.algorithm.rawValue,
                                "self attestation alg \(algorithm.map(String.init) ?? "?") is not the credential key's")
-            try policy.require(.webAuthnAttestationSignature, input.credentialKey.verify(signature, for: input.signedData),
+            try policy.require(.webAuthnAttestationSignature, credentialKey.verify(signature, for: input.signedData),
                                "self attestation signature does not verify with the credential key")
             return .selfAttestation
         }
@@ -123,7 +129,7 @@ enum AttestationStatementVerification {
         try policy.require(.webAuthnAttestationSignature,
                            verifies(try input.statement.bytes("sig"), over: input.signedData, key: try leaf.publicKey, algorithm: algorithm),
                            "android-key signature does not verify with the credential certificate's key under alg \(algorithm.rawValue)")
-        try policy.require(.webAuthnAndroidKeyPublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
+        try policy.require(.webAuthnAndroidKeyPublicKey, leaf.subjectPublicKeyInfo == input.credentialKey?.publicKey.spki,
                            "the credential certificate's key is not the credential public key")
         guard let value = leaf.extension(KeyDescription.extensionOID)?.value else {
             throw RuleViolation(rule: .webAuthnStatementStructure, reason: "the android-key credential certificate has no KeyDescription")
@@ -159,7 +165,7 @@ enum AttestationStatementVerification {
         }
         try policy.require(.webAuthnAppleNonce, nonce == sha256(input.signedData),
                            "the nonce extension is \(nonce.map(hex) ?? "absent or malformed"), not SHA-256(authenticatorData || clientDataHash)")
-        try policy.require(.webAuthnApplePublicKey, leaf.subjectPublicKeyInfo == input.credentialKey.publicKey.spki,
+        try policy.require(.webAuthnApplePublicKey, leaf.subjectPublicKeyInfo == input.credentialKey?.publicKey.spki,
                            "the credential certificate's key is not the credential public key")
         return .certificates(certificates)
     }
@@ -168,7 +174,7 @@ enum AttestationStatementVerification {
     static func fidoU2F(_ input: Input) throws -> Trust {
         let policy = input.policy
         let certificates = try certificateList(input.statement, policy: input.policy)
-        guard let point = try? input.credentialKey.publicKey.x963Point, input.credentialKey.algorithm == .es256 else {
+        guard let key = input.credentialKey, let point = try? key.publicKey.x963Point, key.algorithm == .es256 else {
             throw RuleViolation(rule: .webAuthnStatementStructure, reason: "a fido-u2f credential key is a P-256 key")
         }
         let certificateKey = try? certificates[0].publicKey
@@ -214,7 +220,7 @@ enum AttestationStatementVerification {
             let exponent = pubArea.rsaExponent.map { $0 == 0 ? 65_537 : $0 } ?? 65_537
             return try? PublicKey(rsaModulus: pubArea.unique[0], exponent: withUnsafeBytes(of: exponent.bigEndian, Array.init))
         }()
-        try policy.require(.webAuthnTPMPublicArea, certified?.spki == input.credentialKey.publicKey.spki,
+        try policy.require(.webAuthnTPMPublicArea, certified != nil && certified?.spki == input.credentialKey?.publicKey.spki,
                            "pubArea does not hold the credential public key")
         // Step 4: certInfo.
         try policy.require(.webAuthnTPMCertInfo, certInfo.magic == TPMStructures.Attestation.generatedValue,

@@ -51,18 +51,25 @@ enum RegistrationVerification {
         try CeremonyChecks.verifyFlags(parsed, parameters, policy: policy)
 
         // Step 20.
-        let key: COSEKey
+        // nil: an EC2 point off its curve, which a verifier without webauthn.credentialKey.fit stores unread, so that
+        // whatever later verifies under it (a self attestation, an assertion) fails.
+        let key: COSEKey?
+        let algorithm: Int64
         do {
-            key = try COSEKey(cbor: credential.credentialPublicKey, requireAlgorithmFit: policy.enforces(.webAuthnCredentialKeyFit))
+            let read = try COSEKey(cbor: credential.credentialPublicKey, requireAlgorithmFit: policy.enforces(.webAuthnCredentialKeyFit))
+            (key, algorithm) = (read, read.algorithm.rawValue)
         } catch let error as COSEKey.ParseError {
             switch error {
+            case .pointNotOnCurve(let alg):
+                try policy.require(.webAuthnCredentialKeyFit, false, "\(error)")
+                (key, algorithm) = (nil, alg)
             case .algorithmMismatch, .compressedPoint: throw RuleViolation(rule: .webAuthnCredentialKeyFit, reason: "\(error)")
             case .unsupported(label: 3, _): throw RuleViolation(rule: .webAuthnAlgorithm, reason: "\(error)")
             default: throw RuleViolation(rule: .webAuthnStructure, reason: "\(error)")
             }
         }
-        try policy.require(.webAuthnAlgorithm, parameters.algorithms.contains(key.algorithm.rawValue),
-                           "credential alg \(key.algorithm.rawValue) was not offered (\(parameters.algorithms))")
+        try policy.require(.webAuthnAlgorithm, parameters.algorithms.contains(algorithm),
+                           "credential alg \(algorithm) was not offered (\(parameters.algorithms))")
 
         // Steps 21-22: a verifier without the format check skips statements it does not know.
         let trust: AttestationStatementVerification.Trust?

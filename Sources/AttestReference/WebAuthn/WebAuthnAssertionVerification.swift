@@ -74,9 +74,13 @@ enum WebAuthnAssertionVerification {
                                "BE is \(parsed.flags.contains(.backupEligible) ? "set" : "clear") but was \(registered ? "set" : "clear") at registration")
         }
         // Steps 20-21.
-        let signature = try CeremonyChecks.signatureBytes(try step.input(.signature), for: record.key.publicKey, policy: policy)
-        try policy.require(.webAuthnAssertionSignature, record.key.verify(signature, for: authenticatorData + sha256(clientDataJSON)),
-                           "signature does not verify over authenticatorData || SHA-256(clientDataJSON) with the stored key")
+        if let key = record.key {
+            let signature = try CeremonyChecks.signatureBytes(try step.input(.signature), for: key.publicKey, policy: policy)
+            try policy.require(.webAuthnAssertionSignature, key.verify(signature, for: authenticatorData + sha256(clientDataJSON)),
+                               "signature does not verify over authenticatorData || SHA-256(clientDataJSON) with the stored key")
+        } else {
+            try policy.require(.webAuthnAssertionSignature, false, "the stored key is no point on its curve: no signature verifies under it")
+        }
         // Step 22.
         if parsed.signCount != 0 || record.signCount != 0 {
             try policy.require(.webAuthnSignCount, parsed.signCount > record.signCount,

@@ -6,7 +6,9 @@ import AttestEvidence
 struct WebAuthnState {
     struct CredentialRecord {
         let user: [UInt8]
-        let key: COSEKey
+        /// nil when the registered COSE_Key held no point on its curve (stored unread by a verifier without
+        /// webauthn.credentialKey.fit): nothing verifies under it.
+        let key: COSEKey?
         var signCount: UInt32
         /// The App Attest key an iOS passkey import bound to the credential.
         var appAttestKeyId: [UInt8]? = nil

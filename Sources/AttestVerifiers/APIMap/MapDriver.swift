@@ -39,6 +39,9 @@ public struct MapDriver: AttestationVerifier {
     public var now: @Sendable () -> Date = { Date() }
     /// The map's run setup, sent once for every case this driver runs.
     let runSetup = MapRunSetup()
+    /// What every options response this driver received said (the exchanges whose `options` say where they sit),
+    /// for `OptionsCheck`.
+    public let optionsLog = OptionsLog()
 
     /// What a driver tells its observer.
     public enum Event: Sendable {
@@ -160,6 +163,8 @@ struct MapCaseRun {
     /// Each finished step's completing request as it was sent (what a replay sends again), and the values its
     /// preparing exchanges stored (what an answer to its ceremony reuses).
     var completing: [Int: RenderedRequest] = [:]
+    /// The credentials this case registered, by the user.id the registration's options gave (excludeCredentials).
+    var registered: [[UInt8]: [[UInt8]]] = [:]
     var prepared: [Int: [String: [UInt8]]] = [:]
 
     static let mainSession = "main"
@@ -469,6 +474,7 @@ struct MapCaseRun {
         // with what that step's preparing exchanges stored (a state token) back in the session.
         let answering = current.repeats.flatMap { $0.kind == .answer ? $0.step : nil }
         var storedHere: [String: [UInt8]] = [:]
+        var optionsUser: [UInt8]?
         for (position, exchange) in stepMap.exchanges.enumerated() {
             let last = position == stepMap.exchanges.count - 1
             if answering != nil, !last { continue }
@@ -485,6 +491,13 @@ struct MapCaseRun {
             let shown = scrubbed(response)
             if !last {
                 try requireExpected(exchange, response, what: "\(exchange.name) of \(current.kind)")
+                if let at = exchange.optionsPointer, let options = response.json?.at(at), options.objectValue != nil {
+                    let userId = options.at("/user/id")?.stringValue.flatMap(Base64URL.decode)
+                    if current.kind == StepKind.webAuthnRegistration, let userId { optionsUser = userId }
+                    driver.optionsLog.record(OptionsObservation(
+                        caseId: testCase.id, step: index, kind: current.kind, exchange: exchange.name, options: options, requestBody: sent.body,
+                        registered: userId.flatMap { registered[$0] } ?? []))
+                }
                 let before = sessions[key]?.store ?? [:]
                 try capture(exchange, from: response, step: current, session: key)
                 for (stored, value) in sessions[key]?.store ?? [:] where before[stored] != value { storedHere[stored] = value }
@@ -495,6 +508,10 @@ struct MapCaseRun {
             completing[index] = sent
             let verdict = verdictMap.verdict(shown)
             if verdict.outcome == .accept { try capture(exchange, from: response, step: current, session: key, required: false) }
+            if verdict.outcome == .accept, let optionsUser,
+               let credential = current.inputs[.credentialId] ?? DerivedValue.attestedCredentialId.value(in: current.inputs) {
+                registered[optionsUser, default: []].append(credential)
+            }
             return verdict
         }
         throw VerifierFailure.contract("the \(driver.map.name) map has no exchange for \(current.kind)")

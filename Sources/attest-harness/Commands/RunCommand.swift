@@ -174,6 +174,11 @@ enum RunCommand: Command {
         }
         if arguments.flag("real-time") { reproduction.options.append("--real-time") }
         report = await reproduction.annotate(report, cases: cases)
+        if let driver = verifier as? MapDriver, driver.map.observesOptions {
+            // The options checks: what the server issued, judged over every options response the cases received.
+            report.results += driver.optionsLog.results
+            report.rules += OptionsCheck.rules
+        }
         // The Authorization value a live driver sends never reaches a report, whatever a server echoes back.
         let environment = ProcessInfo.processInfo.environment
         let secretNames = ["ATTEST_HARNESS_AUTHORIZATION"] + (api?.map.environmentNames.sorted() ?? [])
