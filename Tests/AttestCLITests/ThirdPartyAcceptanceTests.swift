@@ -55,6 +55,23 @@ import Testing
     }
 }
 
+/// pyattest behind the per-request API (scripts/adapters/pyattest/README.md): the iOS ceremony and its signed requests
+/// pass, and the Android one crashes on the nonce's missing padding (binascii.Error, not a PyAttestException), the
+/// confirmed bug docs/results.md lists; an adapter that gave up on Android, or that answered the crash as a refusal,
+/// would fail here.
+@Suite struct PyattestPerRequestTests {
+    @Test func iosPassesAndAndroidCrashesOnTheUnpaddedNonce() async throws {
+        let profile = try #require(BuiltinCatalogue.profile(named: "per-request-device-attestation"))
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1).filter { $0.id.hasPrefix("request.valid.") }
+        #expect(cases.map(\.id).sorted() == ["request.valid.android", "request.valid.ios"])
+        let report = await Runner(profile: profile, verifier: try ThirdPartyAcceptanceTests.adapter("pyattest")).run(cases, seed: 1)
+        let ios = try #require(report.results.first { $0.caseId == "request.valid.ios" })
+        #expect(ios.status == .pass, "\(ios.summary)")
+        let android = try #require(report.results.first { $0.caseId == "request.valid.android" })
+        #expect(android.status == .crash && android.step == 1 && android.summary.contains("Incorrect padding"), "\(android.summary)")
+    }
+}
+
 /// A rule left out of a library's results must be left out by the library's own documentation: every `outOfScope`
 /// entry of an adapter cites the pinned library's docs or code as `(library: FILE:LINE[-LINE], ...)`, and each cited
 /// file exists in the installed package with the cited lines in it (or the entry cites an https URL).

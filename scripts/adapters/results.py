@@ -26,6 +26,10 @@ def classify(result, adapter):
     if result["status"] == "unsupported":  # the adapter answered `unsupported` for a step it cannot judge
         return "unsupported", result.get("message", "")
     if result["status"] == "pass":
+        if result.get("rule") in adapter["outOfScope"]:
+            # The verdict is right, but the library leaves the check to its caller: the adapter's own relying-party
+            # code (or nothing) made it, so it is no pass of the library's.
+            return "policy", "right verdict, from the caller's side: " + adapter["outOfScope"][result["rule"]]
         return "agree", result.get("proof", "")
     if result["status"] == "error":
         return "error", result.get("message", "")
@@ -104,7 +108,8 @@ def main(pairs, html_path=None):
            "shows nothing. *masked*: refused for another rule's reason. **crash**: the library raised something that",
            "is not one of its verification errors (never a refusal). **finding**: the library's verdict differs from",
            "the expectation on a rule it claims. *policy*: a rule the library leaves to its caller, by its own",
-           "documentation. *unsupported*: a format, algorithm or feature (FIDO metadata) the library does not",
+           "documentation, whatever the verdict (a right one came from the caller's side, the adapter's code, and is",
+           "no pass of the library's). *unsupported*: a format, algorithm or feature (FIDO metadata) the library does not",
            "implement, answered apart from pass and finding. *either*: the specification leaves the verdict to the",
            "relying party, so the library's choice is shown and is neither. Findings are counted in cases, split by the level of the",
            "rule each breaks.", ""]
