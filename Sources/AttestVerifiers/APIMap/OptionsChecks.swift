@@ -77,16 +77,16 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
         switch self {
         case .challengeLength:
             for observation in observations {
-                guard let challenge = observation.challenge else { continue }
-                judge(observation, challenge.count >= 16, "the challenge is \(challenge.count) bytes")
+                guard let length = observation.challengeLength else { continue }
+                judge(observation, length >= 16, "the challenge is \(length) bytes")
             }
             unjudged = "no options response had a base64url challenge"
         case .challengeFresh:
             var first: [[UInt8]: OptionsObservation] = [:]
             for observation in observations {
-                guard let challenge = observation.challenge else { continue }
+                guard let challenge = observation.challengeDigest else { continue }
                 if let earlier = first[challenge] {
-                    judge(observation, false, "the challenge \(Base64URL.encode(challenge)) was issued before, by \(earlier.place)")
+                    judge(observation, false, "the challenge (SHA-256 \(hex(Array(challenge.prefix(8))))…) was issued before, by \(earlier.place)")
                 } else {
                     if !first.isEmpty { judged += 1 }
                     first[challenge] = observation
@@ -95,16 +95,15 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
             unjudged = "fewer than two options responses had a base64url challenge"
         case .userIdLength:
             for observation in registrations {
-                guard let id = observation.userId else { continue }
-                judge(observation, (1...64).contains(id.count), "user.id is \(id.count) bytes")
+                guard let length = observation.userIdLength else { continue }
+                judge(observation, (1...64).contains(length), "user.id is \(length) bytes")
             }
             unjudged = "no registration options had a base64url user.id"
         case .excludeCredentials:
             for observation in registrations where !observation.registered.isEmpty {
-                let listed = observation.excluded ?? []
-                let missing = observation.registered.filter { !listed.contains($0) }
+                let missing = observation.unlisted
                 judge(observation, missing.isEmpty,
-                      "excludeCredentials \(observation.excluded == nil ? "is absent" : "lists \(listed.count)"), leaving out \(missing.count) credential\(missing.count == 1 ? "" : "s") the user registered earlier in the case (\(missing.map(Base64URL.encode).joined(separator: ", ")))")
+                      "excludeCredentials \(observation.excludedCount.map { "lists \($0)" } ?? "is absent"), leaving out \(missing.count) credential\(missing.count == 1 ? "" : "s") the user registered earlier in the case (\(missing.map(Base64URL.encode).joined(separator: ", ")))")
             }
             unjudged = "no case registered a second credential for a user, so no options could list an earlier one"
         case .attestationEcho:
@@ -133,21 +132,26 @@ public struct OptionsObservation: Sendable {
     public var step: Int
     public var kind: StepKind
     public var exchange: String
-    /// The challenge, decoded from base64url; nil when absent or not base64url.
-    public var challenge: [UInt8]?
-    /// user.id, decoded from base64url (registration options).
-    public var userId: [UInt8]?
+    /// The challenge's length and SHA-256 (what freshness compares), decoded from base64url; nil when absent or not
+    /// base64url. Only digests and lengths are kept, so that a run's log stays small whatever a server sends.
+    public var challengeLength: Int?
+    public var challengeDigest: [UInt8]?
+    /// user.id's length, decoded from base64url (registration options).
+    public var userIdLength: Int?
     /// The attestation member, when present.
     public var attestation: String?
     /// The attestation member of the options request's JSON body, when it has one.
     public var requestedAttestation: String?
-    /// The ids excludeCredentials lists (nil when the member is absent).
-    public var excluded: Set<[UInt8]>?
-    /// The credentials the run registered for this ceremony's user earlier in the case.
+    /// How many entries excludeCredentials has (nil when the member is absent).
+    public var excludedCount: Int?
+    /// The credentials the run registered for this ceremony's user earlier in the case (at most `listLimit`), and
+    /// those of them excludeCredentials does not list (read from the whole list, kept as the ids).
     public var registered: [[UInt8]]
+    public var unlisted: [[UInt8]]
 
-    /// Most ids an excludeCredentials list is read for, and most bytes a value is kept to.
-    static let listLimit = 256, byteLimit = 1024
+    /// Most credentials of a user kept per observation, and the longest value read (a credential id is at most
+    /// 1023 bytes, WebAuthn L3 §5.1.3).
+    static let listLimit = 16, byteLimit = 1024
 
     var place: String { "\(caseId) step \(step) (\(exchange))" }
 
@@ -162,17 +166,21 @@ public struct OptionsObservation: Sendable {
         self.step = step
         self.kind = kind
         self.exchange = exchange
-        challenge = bytes("/challenge")
-        userId = bytes("/user/id")
+        let challenge = bytes("/challenge")
+        challengeLength = challenge?.count
+        challengeDigest = challenge.map(sha256)
+        userIdLength = bytes("/user/id")?.count
         attestation = options.at("/attestation")?.stringValue.map { String($0.prefix(64)) }
         let body = requestBody.count <= 1 << 16 ? (try? JSONValue.parse(Data(requestBody), limit: 1 << 16)) : nil
         requestedAttestation = body?.at("/attestation")?.stringValue.map { String($0.prefix(64)) }
-        excluded = options.at("/excludeCredentials")?.arrayValue.map { list in
-            Set(list.prefix(Self.listLimit).compactMap { item in
-                item.at("/id")?.stringValue.flatMap { $0.utf8.count <= 4 * Self.byteLimit ? Base64URL.decode($0) : nil }
-            })
-        }
-        self.registered = registered
+        let list = options.at("/excludeCredentials")?.arrayValue
+        excludedCount = list?.count
+        self.registered = Array(registered.prefix(Self.listLimit))
+        // The response is bounded (1 MiB), so is the list read here; only what the check needs is kept.
+        let listed = Set((list ?? []).compactMap { item in
+            item.at("/id")?.stringValue.flatMap { $0.utf8.count <= 4 * Self.byteLimit ? Base64URL.decode($0) : nil }
+        })
+        unlisted = self.registered.filter { !listed.contains($0) }
     }
 }
 
@@ -180,8 +188,9 @@ public struct OptionsObservation: Sendable {
 public final class OptionsLog: @unchecked Sendable {
     private let lock = NSLock()
     private var observations: [OptionsObservation] = []
-    /// Most observations kept: a run of every catalogue case sees well under this many options responses.
-    static let limit = 100_000
+    /// Most observations kept (each a few hundred bytes): a run of every catalogue case sees well under this many
+    /// options responses.
+    static let limit = 20_000
 
     public init() {}
 
