@@ -77,7 +77,7 @@ import Testing
             #expect(result.summary.hasPrefix("\(check.caseId) [\(check.rule.rawValue)]: webauthn.valid."), "\(result.summary)")
         }
         #expect(results[OptionsCheck.challengeLength.rule]?.message?.hasSuffix("the challenge is 8 bytes") == true)
-        #expect(results[OptionsCheck.challengeFresh.rule]?.message?.contains("was issued before, by webauthn.valid.") == true)
+        #expect(results[OptionsCheck.challengeFresh.rule]?.message?.contains("was issued before to another session, by webauthn.valid.") == true)
         #expect(results[OptionsCheck.userIdLength.rule]?.message?.hasSuffix("user.id is 65 bytes") == true)
         #expect(results[OptionsCheck.excludeCredentials.rule]?.message?.contains("webauthn.valid.second-passkey step 1 (attestation options): excludeCredentials lists 0, leaving out 1 credential") == true,
                 "\(results[OptionsCheck.excludeCredentials.rule]?.message ?? "")")
@@ -91,7 +91,7 @@ import Testing
             #expect(result.status == .unsupported && result.proof == nil && result.message?.isEmpty == false, "\(result.summary)")
         }
         // One response judges the length checks but not freshness, which needs two.
-        let one = OptionsObservation(caseId: "c", step: 0, kind: StepKind.webAuthnAssertion, exchange: "options",
+        let one = OptionsObservation(caseId: "c", session: "c main", step: 0, kind: StepKind.webAuthnAssertion, exchange: "options",
                                      options: .object(["challenge": .string(Base64URL.encode([UInt8](repeating: 1, count: 16)))]),
                                      requestBody: [], registered: [])
         let results = Dictionary(uniqueKeysWithValues: OptionsCheck.results([one]).map { ($0.rule, $0.status) })
@@ -129,6 +129,21 @@ import Testing
         let entries = try #require(map["checks"] as? [String: [String: Any]])
         let named = Set(entries.values.flatMap { $0["optionsChecks"] as? [String] ?? [] })
         #expect(named == Set(OptionsCheck.allCases.map(\.rule.rawValue)))
+    }
+
+    /// A session given its own pending challenge again is not judged (a relying party keeps a challenge until the
+    /// ceremony completes); the same challenge to another session is a finding.
+    @Test func aPendingChallengeAgainToTheSameSessionIsNotARepeat() {
+        func observation(_ caseId: String, _ session: String, step: Int) -> OptionsObservation {
+            OptionsObservation(caseId: caseId, session: session, step: step, kind: StepKind.webAuthnRegistration, exchange: "options",
+                               options: .object(["challenge": .string(Base64URL.encode([UInt8](repeating: 9, count: 32)))]),
+                               requestBody: [], registered: [])
+        }
+        let fresh = OptionsCheck.challengeFresh
+        let same = fresh.result([observation("a", "a main", step: 0), observation("a", "a main", step: 1), observation("b", "b main", step: 0)])
+        #expect(same.status == .finding && same.message?.hasPrefix("b step 0 (options)") == true, "\(same.summary)")
+        let pending = fresh.result([observation("a", "a main", step: 0), observation("a", "a main", step: 1)])
+        #expect(pending.status == .unsupported, "\(pending.summary)")
     }
 
     /// A map that declares no options adds no options results to a run (civiq has none).

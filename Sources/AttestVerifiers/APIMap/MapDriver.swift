@@ -495,7 +495,7 @@ struct MapCaseRun {
                     let userId = options.at("/user/id")?.stringValue.flatMap(Base64URL.decode)
                     if current.kind == StepKind.webAuthnRegistration, let userId { optionsUser = userId }
                     driver.optionsLog.record(OptionsObservation(
-                        caseId: testCase.id, step: index, kind: current.kind, exchange: exchange.name, options: options, requestBody: sent.body,
+                        caseId: testCase.id, session: "\(testCase.id) \(key)", step: index, kind: current.kind, exchange: exchange.name, options: options, requestBody: sent.body,
                         registered: userId.flatMap { registered[$0] } ?? []))
                 }
                 let before = sessions[key]?.store ?? [:]
