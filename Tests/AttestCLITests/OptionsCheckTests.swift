@@ -146,6 +146,17 @@ import Testing
         #expect(pending.status == .unsupported, "\(pending.summary)")
     }
 
+    /// A value too long for any check to pass is judged, not skipped: a 5,000-byte user.id is a finding.
+    @Test func anOverlongUserIdIsJudged() {
+        let options = JSONValue.object(["challenge": .string(Base64URL.encode([UInt8](repeating: 1, count: 32))),
+                                        "user": .object(["id": .string(Base64URL.encode([UInt8](repeating: 2, count: 5_000)))])])
+        let observation = OptionsObservation(caseId: "c", session: "c main", step: 0, kind: StepKind.webAuthnRegistration,
+                                             exchange: "options", options: options, requestBody: [], registered: [])
+        #expect(observation.userIdLength == 5_000)
+        let result = OptionsCheck.userIdLength.result([observation])
+        #expect(result.status == .finding && result.message?.hasSuffix("user.id is 5000 bytes") == true, "\(result.summary)")
+    }
+
     /// A map that declares no options adds no options results to a run (civiq has none).
     @Test func aMapWithoutOptionsObservesNothing() throws {
         #expect(!(try APIMapLiveTests.map("civiq")).observesOptions)

@@ -153,19 +153,17 @@ public struct OptionsObservation: Sendable {
     public var registered: [[UInt8]]
     public var unlisted: [[UInt8]]
 
-    /// Most credentials of a user kept per observation, and the longest value read (a credential id is at most
-    /// 1023 bytes, WebAuthn L3 §5.1.3).
-    static let listLimit = 16, byteLimit = 1024
+    /// Most credentials of a user kept per observation.
+    static let listLimit = 16
 
     var place: String { "\(caseId) step \(step) (\(exchange))" }
 
     /// Reads `options` (the JSON at the exchange's `options` pointer) and the body of the request that asked for them.
     public init(caseId: String, session: String, step: Int, kind: StepKind, exchange: String, options: JSONValue,
                 requestBody: [UInt8], registered: [[UInt8]]) {
-        func bytes(_ pointer: String) -> [UInt8]? {
-            guard let text = options.at(pointer)?.stringValue, text.utf8.count <= 4 * Self.byteLimit else { return nil }
-            return Base64URL.decode(text)
-        }
+        // Values are decoded whatever their length (the response is bounded, 1 MiB, and only lengths and digests
+        // are kept): a user.id of 5,000 bytes must be judged, not skipped as too long to read.
+        func bytes(_ pointer: String) -> [UInt8]? { options.at(pointer)?.stringValue.flatMap(Base64URL.decode) }
         self.caseId = caseId
         self.session = session
         self.step = step
@@ -183,7 +181,7 @@ public struct OptionsObservation: Sendable {
         self.registered = Array(registered.prefix(Self.listLimit))
         // The response is bounded (1 MiB), so is the list read here; only what the check needs is kept.
         let listed = Set((list ?? []).compactMap { item in
-            item.at("/id")?.stringValue.flatMap { $0.utf8.count <= 4 * Self.byteLimit ? Base64URL.decode($0) : nil }
+            item.at("/id")?.stringValue.flatMap(Base64URL.decode)
         })
         unlisted = self.registered.filter { !listed.contains($0) }
     }
