@@ -331,12 +331,17 @@ final class MapEmulation: @unchecked Sendable {
         return nil
     }
 
-    /// What an exchange that answers with options (`options`) says beside the values its captures read: the
-    /// attestation preference the request asked for, and in a registration's, the user's credentials in
-    /// excludeCredentials, as the options checks (`OptionsCheck`) expect of a site.
+    /// What an exchange that answers with options (`options`) says beside the values its captures read: the user
+    /// verification requirement the request asked for, and in a registration's the attestation preference it asked
+    /// for and the user's credentials in excludeCredentials, as the options checks (`OptionsCheck`) expect of a site.
     func optionsAnswer(_ exchange: Exchange, kind: StepKind, issued: [InputKey: [UInt8]], request: JSONValue?) -> [(String, JSONValue)] {
-        guard let at = exchange.optionsPointer, kind == StepKind.webAuthnRegistration else { return [] }
+        guard let at = exchange.optionsPointer else { return [] }
+        let uvPointer = kind == StepKind.webAuthnRegistration ? "/authenticatorSelection/userVerification" : "/userVerification"
         var members: [(String, JSONValue)] = []
+        if let requirement = request?.at(uvPointer)?.stringValue, RelyingPartyPolicy.userVerificationValues.contains(requirement) {
+            members.append((at + uvPointer, .string(requirement)))
+        }
+        guard kind == StepKind.webAuthnRegistration else { return members }
         if let attestation = request?.at("/attestation")?.stringValue, RelyingPartyPolicy.attestationValues.contains(attestation) {
             members.append((at + "/attestation", .string(attestation)))
         }

@@ -43,7 +43,7 @@ import Testing
 
     /// Rewrites the emulation's options as a careless site would: registration options with a 65-byte user id, no
     /// excludeCredentials and attestation "enterprise" whatever was asked; assertion options with one 8-byte
-    /// challenge for everyone.
+    /// challenge for everyone and userVerification "discouraged".
     struct CarelessSite: MapTransport {
         let inner: InProcessMapServer
         var name: String { inner.name }
@@ -58,6 +58,7 @@ import Testing
                     .setting("/excludeCredentials", to: .array([]))
             case "/assertion/options":
                 json = json.setting("/challenge", to: .string(Base64URL.encode(Array("8 bytes!".utf8))))
+                    .setting("/userVerification", to: .string("discouraged"))
             default:
                 return response
             }
@@ -81,6 +82,8 @@ import Testing
         #expect(results[OptionsCheck.userIdLength.rule]?.message?.hasSuffix("user.id is 65 bytes") == true)
         #expect(results[OptionsCheck.excludeCredentials.rule]?.message?.contains("webauthn.valid.second-passkey step 1 (attestation options): excludeCredentials lists 0, leaving out 1 credential") == true,
                 "\(results[OptionsCheck.excludeCredentials.rule]?.message ?? "")")
+        #expect(results[OptionsCheck.userVerificationEcho.rule]?.message?.contains("the request asked for userVerification \"required\" and the options say \"discouraged\"") == true,
+                "\(results[OptionsCheck.userVerificationEcho.rule]?.message ?? "")")
         #expect(results[OptionsCheck.attestationEcho.rule]?.message?.contains("the request asked for attestation \"direct\" and the options say \"enterprise\"") == true,
                 "\(results[OptionsCheck.attestationEcho.rule]?.message ?? "")")
     }
@@ -117,9 +120,9 @@ import Testing
         #expect(Set(OptionsCheck.allCases.map(\.rule)).isSubset(of: Set(report.rules.map(\.id))))
         let console = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--verifier", url, "--api", fido,
                                                "--filter", "webauthn.valid.second-passkey")
-        #expect(console.stdout.contains("1 case: 1 passed") && console.stdout.contains("; options checks: 5 passed, 0 findings, 0 unsupported"),
+        #expect(console.stdout.contains("1 case: 1 passed") && console.stdout.contains("; options checks: 6 passed, 0 findings, 0 unsupported"),
                 "\(console.stdout.suffix(600))")
-        #expect(checks.allSatisfy { $0.optionsCheck == true } && report.results.filter { $0.optionsCheck == true }.count == 5)
+        #expect(checks.allSatisfy { $0.optionsCheck == true } && report.results.filter { $0.optionsCheck == true }.count == 6)
     }
 
     /// docs/anchors/fido2-coverage-map.json names only options checks that exist, and every check answers an anchor.

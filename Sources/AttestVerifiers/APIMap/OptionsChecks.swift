@@ -16,6 +16,7 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
     case userIdLength
     case excludeCredentials
     case attestationEcho
+    case userVerificationEcho
 
     public var rule: RuleID { RuleID("webauthn.options.\(rawValue)") }
 
@@ -52,6 +53,12 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
                         level: .policy,
                         quote: "(none in WebAuthn - the attestation preference is the relying party's own choice (§5.4.7); the FIDO conformance API's options request carries the preference, and its tool expects the options to echo it)",
                         source: "\(Self.fido): ServerPublicKeyCredentialCreationOptions-Req-1 P-2. Judged only where the options request sent an attestation member",
+                        bugClass: .policy)
+        case .userVerificationEcho:
+            return Rule(rule, "Options state the user verification requirement their request asked for: authenticatorSelection.userVerification in a registration's, userVerification in an assertion's (absent reads as \"preferred\").",
+                        level: .policy,
+                        quote: "(none in WebAuthn - the requirement is the relying party's own choice (§5.4.4, §5.5); the FIDO conformance API's options requests carry it, and its tool expects the options to state it)",
+                        source: "\(Self.fido): ServerPublicKeyCredentialGetOptionsResponse-Req-1 P-1 ('the requested userVerification'). Judged only where the options request sent one",
                         bugClass: .policy)
         }
     }
@@ -115,6 +122,13 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
                 judge(observation, stated == requested, "the request asked for attestation \"\(requested)\" and the options say \"\(stated)\"")
             }
             unjudged = "no registration options request sent an attestation member"
+        case .userVerificationEcho:
+            for observation in observations {
+                guard let requested = observation.requestedUserVerification else { continue }
+                let stated = observation.userVerification ?? "preferred"
+                judge(observation, stated == requested, "the request asked for userVerification \"\(requested)\" and the options say \"\(stated)\"")
+            }
+            unjudged = "no options request sent a userVerification requirement"
         }
         let status: CaseResult.Status = failure != nil ? .finding : judged == 0 ? .unsupported : .pass
         var result = CaseResult(caseId: caseId, rule: rule, importance: .medium, status: status, step: nil, expected: nil, actual: nil,
@@ -146,6 +160,10 @@ public struct OptionsObservation: Sendable {
     public var attestation: String?
     /// The attestation member of the options request's JSON body, when it has one.
     public var requestedAttestation: String?
+    /// The user verification requirement the options state, and the one their request asked for
+    /// (`authenticatorSelection.userVerification` in a registration's, `userVerification` in an assertion's).
+    public var userVerification: String?
+    public var requestedUserVerification: String?
     /// How many entries excludeCredentials has (nil when the member is absent).
     public var excludedCount: Int?
     /// The credentials the run registered for this ceremony's user earlier in the case (at most `listLimit`), and
@@ -176,6 +194,9 @@ public struct OptionsObservation: Sendable {
         attestation = options.at("/attestation")?.stringValue.map { String($0.prefix(64)) }
         let body = requestBody.count <= 1 << 16 ? (try? JSONValue.parse(Data(requestBody), limit: 1 << 16)) : nil
         requestedAttestation = body?.at("/attestation")?.stringValue.map { String($0.prefix(64)) }
+        let uvPointer = kind == StepKind.webAuthnRegistration ? "/authenticatorSelection/userVerification" : "/userVerification"
+        userVerification = options.at(uvPointer)?.stringValue.map { String($0.prefix(64)) }
+        requestedUserVerification = body?.at(uvPointer)?.stringValue.map { String($0.prefix(64)) }
         let list = options.at("/excludeCredentials")?.arrayValue
         excludedCount = list?.count
         self.registered = Array(registered.prefix(Self.listLimit))
