@@ -123,6 +123,14 @@ import Testing
         #expect(console.stdout.contains("1 case: 1 passed") && console.stdout.contains("; options checks: 6 passed, 0 findings, 0 unsupported"),
                 "\(console.stdout.suffix(600))")
         #expect(checks.allSatisfy { $0.optionsCheck == true } && report.results.filter { $0.optionsCheck == true }.count == 6)
+        // Each pass says how many responses back it; a check that judged nothing is never headed PASS.
+        #expect(console.stdout.contains("PASS webauthn.options.challengeLength [SHOULD] (options check)")
+                && console.stdout.contains("webauthn.options.challengeLength.observed: pass: 3 options responses judged, every one meets it"),
+                "\(console.stdout.prefix(1500))")
+        let nothing = try CommandLineTests.run("run", "--profile", "webauthn-l3", "--verifier", url, "--api", fido, "--filter", "webauthn.valid.none")
+        #expect(nothing.stdout.contains("NOT JUDGED webauthn.options.challengeLength") && !nothing.stdout.contains("PASS webauthn.options"),
+                "\(nothing.stdout.prefix(1500))")
+        #expect(nothing.stdout.contains("options checks: 0 passed, 0 findings, 6 unsupported"), "\(nothing.stdout.suffix(400))")
     }
 
     /// docs/anchors/fido2-coverage-map.json names only options checks that exist, and every check answers an anchor.

@@ -135,6 +135,7 @@ public struct CaseResult: Hashable, Sendable, Codable {
         let ruleText = rule?.rawValue ?? "valid"
         let text: String
         switch status {
+        case .pass where optionsCheck == true: text = "\(caseId): pass: \(message ?? "")"
         case .pass: text = "\(caseId): pass"
         case .finding where expected == nil: text = "\(caseId) [\(ruleText)]: \(message ?? "")"
         case .finding: text = "\(caseId) [\(ruleText)] step \(step ?? 0): expected \(expectedText), got \(actualText)"

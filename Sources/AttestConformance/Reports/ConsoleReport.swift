@@ -10,10 +10,16 @@ struct ConsoleReport {
         var lines = [DisplayText.safe("attest-harness \(report.harnessVersion ?? ""): \(report.verifier) under profile \(report.profile) (seed \(report.seed), catalogue \(report.catalogue ?? "unrecorded"))"), ""]
         for group in RuleGroup.groups(report) {
             let gating = group.findings.contains { $0.baseline != .known }
-            let mark = group.findings.isEmpty ? paint("PASS", "32") : gating ? paint("FAIL", "31") : paint("KNOWN", "33")
-            let count = "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
+            // A rule none of whose results is a pass or a recorded choice was not judged: never headed PASS.
+            let judged = group.results.contains { $0.status == .pass || $0.status == .acceptable }
+            let mark = !group.findings.isEmpty ? (gating ? paint("FAIL", "31") : paint("KNOWN", "33"))
+                : judged ? paint("PASS", "32") : paint("NOT JUDGED", "33")
+            let checks = group.results.filter { $0.optionsCheck == true }
+            let count = checks.count == group.results.count ? "options check"
+                : "\(group.results.count) case\(group.results.count == 1 ? "" : "s")"
             lines.append("\(mark) \(DisplayText.safe(group.label)) (\(count))")
-            for result in group.findings + group.unproven + group.answeredApart {
+            // An options check's pass says how many responses back it.
+            for result in group.findings + group.unproven + group.answeredApart + checks.filter({ $0.status == .pass }) {
                 let tag = result.baseline.map { "[\($0.rawValue)] " } ?? ""
                 lines.append("       " + tag + result.summary)
                 if result.status.isFailure || result.status.isUnproven {

@@ -114,7 +114,7 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
                 judge(observation, missing.isEmpty,
                       "excludeCredentials \(observation.excludedCount.map { "lists \($0)" } ?? "is absent"), leaving out \(missing.count) credential\(missing.count == 1 ? "" : "s") the user registered earlier in the case (\(missing.map(Base64URL.encode).joined(separator: ", ")))")
             }
-            unjudged = "no case registered a second credential for a user, so no options could list an earlier one"
+            unjudged = "no registration's options came for a user.id under which the case had registered a credential (no case registered twice for one user, or the server gave each registration its own user.id)"
         case .attestationEcho:
             for observation in registrations {
                 guard let requested = observation.requestedAttestation else { continue }
@@ -131,8 +131,10 @@ public enum OptionsCheck: String, CaseIterable, Sendable {
             unjudged = "no options request sent a userVerification requirement"
         }
         let status: CaseResult.Status = failure != nil ? .finding : judged == 0 ? .unsupported : .pass
+        let relevant = [.userIdLength, .excludeCredentials, .attestationEcho].contains(self) ? registrations.count : observations.count
+        let none = relevant == 0 ? "no \([.userIdLength, .excludeCredentials, .attestationEcho].contains(self) ? "registration " : "")options response was read (none of the declared options exchanges answered with a JSON object at its \"options\" pointer)" : nil
         var result = CaseResult(caseId: caseId, rule: rule, importance: .medium, status: status, step: nil, expected: nil, actual: nil,
-                                message: failure ?? (judged == 0 ? "\(unjudged) (an exchange's \"options\" says where a response holds them)"
+                                message: failure ?? (judged == 0 ? none ?? "\(unjudged) (\(relevant) options response\(relevant == 1 ? "" : "s") read)"
                                     : "\(judged) options response\(judged == 1 ? "" : "s") judged, every one meets it"))
         result.family = .webAuthn
         result.optionsCheck = true

@@ -195,8 +195,9 @@ enum RunCommand: Command {
         // Exit 2 for harness errors says why in one line on stderr, whatever the format and --quiet: the report
         // may be in a file, or JSON nobody reads in a CI log.
         if report.exitCode == 2, let first = report.errors.first {
-            let judged = report.results.count - report.errors.count
-            Output.standardError("attest-harness run: \(report.errors.count) of \(report.results.count) cases got no verdict (harness errors\(judged == 0 ? ", every case" : "")); the first, \(first.caseId): \((first.message ?? first.summary).prefix(300))\n")
+            let cases = report.results.filter { $0.optionsCheck != true }.count
+            let judged = cases - report.errors.count
+            Output.standardError("attest-harness run: \(report.errors.count) of \(cases) cases got no verdict (harness errors\(judged == 0 ? ", every case" : "")); the first, \(first.caseId): \((first.message ?? first.summary).prefix(300))\n")
         }
         return report.exitCode
     }
