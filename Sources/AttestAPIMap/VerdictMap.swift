@@ -23,7 +23,7 @@ public struct VerdictMap: Hashable, Sendable {
         /// A compiled expression, compared by its pattern.
         public struct Expression: Hashable, @unchecked Sendable {
             /// `NSRegularExpression` is immutable once made and documented as safe to use from several threads.
-            let regex: NSRegularExpression
+            package let regex: NSRegularExpression
             public static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.regex.pattern == rhs.regex.pattern }
             public func hash(into hasher: inout Hasher) { hasher.combine(regex.pattern) }
         }

@@ -101,6 +101,10 @@ final class MapEmulation: @unchecked Sendable {
             for case .environment(let name) in exchange.request.sources where values[.environment(name)]?.isEmpty ?? true {
                 return refusal(map.verdict, status: 401, reason: "no \(name) in \(exchange.name)", extraHeaders)
             }
+            // A login form's token must come back as issued to this session, as a site's CSRF check wants it.
+            if let mismatch = mismatchedToken(exchange, values: values, client: client) {
+                return refusal(map.verdict, status: 403, reason: mismatch, extraHeaders)
+            }
             var user = signedIn[client] ?? [:]
             for (source, value) in values where value.count <= 256 {
                 switch source {
@@ -129,7 +133,8 @@ final class MapEmulation: @unchecked Sendable {
         var issued: [InputKey: [UInt8]] = [:]
         for capture in exchange.captures {
             guard case .replaces(let key) = capture.target else { continue }
-            let fresh = capture.decode == .text ? Array(UUID().uuidString.lowercased().utf8) : secureRandomBytes(32)
+            let fresh = capture.regex != nil && capture.decode == .text ? Self.regexFriendlyText()
+                : capture.decode == .text ? Array(UUID().uuidString.lowercased().utf8) : secureRandomBytes(32)
             if let per = capture.per, let perValue = values[per] {
                 let perKey = "\(key) \(Base64URL.encode(sha256(perValue)))"
                 if issuedPer[perKey] == nil { issuedPer.store(fresh, for: perKey, at: now) }
@@ -239,12 +244,19 @@ final class MapEmulation: @unchecked Sendable {
         }
     }
 
+    /// A text value for a capture that reads it with a regular expression: 32 lower-case hex digits, which the
+    /// classes such patterns use for a token (`[^"]+`, `\\w+`, `[a-zA-Z0-9]+`, `[0-9a-f]{32}`) all match.
+    static func regexFriendlyText() -> [UInt8] {
+        Array(secureRandomBytes(16).map { String(format: "%02x", $0) }.joined().utf8)
+    }
+
     /// Issues the values `exchange` stores (tokens), remembered per client session to check when they come back.
     func issueStored(_ exchange: Exchange, client: String, at now: Date) -> [String: [UInt8]] {
         var stored: [String: [UInt8]] = [:]
         for capture in exchange.captures {
             guard case .store(let name) = capture.target else { continue }
-            stored[name] = capture.decode == .text ? Array(Base64URL.encode(secureRandomBytes(18)).utf8) : secureRandomBytes(24)
+            stored[name] = capture.regex != nil && capture.decode == .text ? Self.regexFriendlyText()
+                : capture.decode == .text ? Array(Base64URL.encode(secureRandomBytes(18)).utf8) : secureRandomBytes(24)
         }
         guard !stored.isEmpty else { return stored }
         var issued = tokens[client] ?? [:]
@@ -360,18 +372,28 @@ final class MapEmulation: @unchecked Sendable {
         for (pointer, value) in verdict.acceptMembers { answer = answer.setting(pointer, to: value) }
         for (pointer, value) in extra { answer = answer.setting(pointer, to: value) }
         var headers = extraHeaders
+        // Texts of captures that read the whole body: the body is then this page, not JSON (a login form).
+        var page: [String] = []
         for capture in exchange.captures {
             let bytes: [UInt8]?
             switch capture.target {
             case .replaces(let key): bytes = issued[key]
             case .store(let name): bytes = stored[name]
             }
-            guard let bytes, let value = try? capture.decode.render(bytes) else { continue }
+            guard let bytes, var value = try? capture.decode.render(bytes) else { continue }
+            // A capture with a regular expression reads the value out of a text around it (a form's hidden field).
+            if let regex = capture.regex {
+                guard let text = value.text, let witness = RegexWitness.text(for: regex.regex, finding: text) else { continue }
+                value = .string(witness)
+            }
             switch capture.from {
             case .json(let pointer): answer = answer.setting(pointer, to: value)
-            case .header(let name): headers += "\(name): \(value.text ?? "")\n"
-            case .cookie(let name): headers += "Set-Cookie: \(name)=\(value.text ?? ""); Path=/\n"
-            case .httpStatus, .body: break
+            case .header(let name):
+                if let text = value.text, Self.fitsAHeader(text) { headers += "\(name): \(text)\n" }
+            case .cookie(let name):
+                if let text = value.text, Self.fitsACookie(text) { headers += "Set-Cookie: \(name)=\(text); Path=/\n" }
+            case .body: if let text = value.text { page.append(text) }
+            case .httpStatus: break
             }
         }
         if let source = map.policy?.fromOptions, let step = map.steps[source.step], step.exchanges.indices.contains(source.exchange),
@@ -383,7 +405,18 @@ final class MapEmulation: @unchecked Sendable {
         }
         let status = status ?? verdict.acceptStatuses.map { _ in 200 } ?? verdict.acceptStatusList.first ?? 200
         if (300..<400).contains(status) { headers += "Location: /\n" }
+        if !page.isEmpty, answer.objectValue?.isEmpty ?? false {
+            return (UInt32(status), Data(page.joined(separator: "\n").utf8), headers)
+        }
         return (UInt32(status), answer.serialized, headers)
+    }
+
+    /// Whether `text` can be a header value as written (no line break, which would start another header).
+    static func fitsAHeader(_ text: String) -> Bool { !text.utf8.contains { $0 == 0x0a || $0 == 0x0d || $0 == 0 } }
+
+    /// Whether `text` can be a cookie value as written (RFC 6265 §4.1.1 cookie-octets).
+    static func fitsACookie(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 == 0x21 || (0x23...0x2b).contains($0) || (0x2d...0x3a).contains($0) || (0x3c...0x5b).contains($0) || (0x5d...0x7e).contains($0) }
     }
 
     /// A refusal the map's verdict reads as one: the verifier's status written where the map reads the status

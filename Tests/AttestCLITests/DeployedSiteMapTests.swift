@@ -101,6 +101,38 @@ import Testing
         #expect(!lines.all.contains { $0.contains(secret) || $0.contains("correct%20horse") })
     }
 
+    /// A login form's CSRF token lifted out of the page by a regular expression (a hidden field, as a Django form
+    /// writes it) and a bearer token out of a header: the emulation writes each issued token into a text the map's
+    /// pattern reads, checks that every later request sends it back, and so vouches for a map that captures this way.
+    @Test func regexCapturesRunAgainstTheirOwnEmulation() async throws {
+        let text = Self.mapText
+            .replacingOccurrences(of: #"{"from": "cookie:csrftoken", "store": "csrf"}"#,
+                                  with: #"{"from": "body", "regex": "<input type=\"hidden\" name=\"csrfmiddlewaretoken\" value=\"([^\"]+)\">", "store": "csrf"}, {"from": "header:X-Session", "regex": "^Bearer\\s+(\\w+)$", "store": "bearer"}"#)
+            .replacingOccurrences(of: #""headers": {"X-CSRFToken": {"$text": "{session.csrf}"}},"#,
+                                  with: #""headers": {"X-CSRFToken": {"$text": "{session.csrf}"}, "Authorization": {"$text": "Bearer {session.bearer}"}},"#)
+        #expect(text != Self.mapText)
+        let map = try APIMap(json: try JSONValue.parse(Data(text.utf8)))
+        let profile = try BuiltinCatalogue.profile(.webAuthnL3, following: try #require(map.policy).stated, family: map.family)
+        let recorder = Recorder(try InProcessMapServer(map: map, profile: profile, seed: 1, name: "http://localhost:8741"))
+        let driver = MapDriver(map: map, transport: recorder, seed: 1, environment: ["SITE_PASSWORD": "pw"])
+        let all = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let cases = all.filter { $0.id == "webauthn.valid.none" }
+        let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+        let result = try #require(report.results.first)
+        #expect(result.status == .pass, "\(result.summary)")
+        // The login sent what the page and the header held: the emulation's 32-hex-digit tokens, not empty values.
+        let login = try #require(recorder.requests.first { $0.method == "POST" && $0.target == "/accounts/login/" })
+        let csrf = try #require(login.headers.first { $0.name == "X-CSRFToken" }?.value)
+        let bearer = try #require(login.headers.first { $0.name == "Authorization" }?.value)
+        #expect(csrf.count == 32 && csrf.allSatisfy(\.isHexDigit), "\(csrf)")
+        #expect(bearer.hasPrefix("Bearer ") && bearer.count == 39, "\(bearer)")
+        #expect(csrf != bearer.dropFirst(7))
+        // A token the emulation did not issue is refused, so the pass above depended on the captures.
+        var forged = login
+        forged.headers = login.headers.map { $0.name == "X-CSRFToken" ? ($0.name, String(repeating: "0", count: 32)) : $0 }
+        #expect(try await recorder.inner.send(forged).status == 403)
+    }
+
     /// A refused exchange shows the reason a framework's error page gives past its markup, and reads a bounded prefix
     /// of a hostile body (40 KB of unclosed script tags, then text the summary must not reach).
     @Test func aRefusedExchangeSummaryShowsThePagesReasonFromABoundedPrefix() {
