@@ -133,6 +133,29 @@ import Testing
         #expect(try await recorder.inner.send(forged).status == 403)
     }
 
+    /// A replayed Play Integrity attest (issue 28 item 5, per-request): the driver sends the attest request again as
+    /// it was recorded, and a server that forgets its challenges once used is caught on that replay alone, while one
+    /// that remembers them refuses it under the rule.
+    @Test func aReplayedAttestIsSentAsRecordedAndCaughtWhereChallengesAreNotSingleUse() async throws {
+        let map = try APIMapLiveTests.map("civiq")
+        let profile = try #require(BuiltinCatalogue.profile(named: "per-request-device-attestation"))
+        let id = "request.challenge.singleUse.android-attest-replayed"
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1).filter { $0.id == id || $0.id == "request.valid.android" }
+        #expect(cases.count == 2)
+        for server in [profile, profile.without(.requestChallengeSingleUse)] {
+            let recorder = Recorder(try InProcessMapServer(map: map, profile: server, seed: 1, name: "http://127.0.0.1:8080"))
+            let driver = MapDriver(map: map, transport: recorder, seed: 1, environment: ["ATTEST_HARNESS_AUTHORIZATION": "test"])
+            let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+            let result = try #require(report.results.first { $0.caseId == id })
+            #expect(result.status == (server.enforces(.requestChallengeSingleUse) ? .pass : .finding), "\(result.summary)")
+            let attests = recorder.requests.filter { $0.target == "/device/attest" }
+            #expect(attests.count == 3)
+            // The case's two attests: the replay is the first one, byte for byte, headers included.
+            let replayed = attests.suffix(2).map { ($0.body, $0.headers.map { "\($0.name): \($0.value)" }) }
+            #expect(replayed.count == 2 && replayed[0].0 == replayed[1].0 && replayed[0].1 == replayed[1].1)
+        }
+    }
+
     /// A refused exchange shows the reason a framework's error page gives past its markup, and reads a bounded prefix
     /// of a hostile body (40 KB of unclosed script tags, then text the summary must not reach).
     @Test func aRefusedExchangeSummaryShowsThePagesReasonFromABoundedPrefix() {

@@ -73,6 +73,21 @@ public enum PerRequestFamily: CatalogueFamily {
     }
 
     static func steps(_ scenario: PerRequestScenario, breaking rule: RuleID?, parameters: [String: String]) throws -> [Step] {
+        var steps = try requestSteps(scenario, breaking: rule, parameters: parameters)
+        for (index, repetition) in scenario.repetitions.sorted(by: { $0.key < $1.key }) {
+            guard steps.indices.contains(index), repetition.step < index, steps[repetition.step].kind == steps[index].kind else {
+                throw CatalogueError.badRepetition(step: index, repeats: repetition.step)
+            }
+            let step = steps[index]
+            // A replay is the earlier request again, byte for byte.
+            steps[index] = Step(kind: step.kind, inputs: repetition.kind == .replay ? steps[repetition.step].inputs : step.inputs,
+                                breaks: step.breaks, time: step.time, expectedStatus: step.expectedStatus, either: step.either,
+                                unreadable: step.unreadable, repeats: repetition)
+        }
+        return steps
+    }
+
+    static func requestSteps(_ scenario: PerRequestScenario, breaking rule: RuleID?, parameters: [String: String]) throws -> [Step] {
         try scenario.requests.enumerated().map { index, request in
             let breaks = scenario.brokenStep == index ? rule : nil
             let api = try PerRequestParameters(ParameterReader(parameters))
@@ -229,6 +244,7 @@ public enum PerRequestFamily: CatalogueFamily {
             scenario.requests[5] = .request(accounts)
             scenario.requests.remove(at: 4)
             scenario.brokenStep = 4
+            scenario.repetitions[4] = StepRepetition(.answer, of: 3)
             return scenario
         },
         Definition(variant: "expired", rule: .requestChallengeLifetime, importance: .high,
@@ -323,6 +339,16 @@ public enum PerRequestFamily: CatalogueFamily {
             guard case .attestAndroid(let token, let challenge, _, let time) = scenario.requests[1] else { return scenario }
             scenario.requests.append(.attestAndroid(token, challenge: challenge, sessionToken: try forge.sessionToken("second"), time + 60))
             scenario.brokenStep = scenario.requests.count - 1
+            scenario.repetitions[scenario.brokenStep ?? 0] = StepRepetition(.answer, of: 1)
+            return scenario
+        },
+        Definition(variant: "android-attest-replayed", rule: .requestChallengeSingleUse, importance: .critical,
+                   description: "The /device/attest request is sent again, byte for byte, after it succeeded (same token, same challenge): a replayed attest that would hand its sender a session token.") { forge in
+            var scenario = try androidAttest(forge) { _ in }
+            guard case .attestAndroid(let token, let challenge, let session, let time) = scenario.requests[1] else { return scenario }
+            scenario.requests.append(.attestAndroid(token, challenge: challenge, sessionToken: session, time + 60))
+            scenario.brokenStep = 2
+            scenario.repetitions[2] = StepRepetition(.replay, of: 1)
             return scenario
         },
         Definition(variant: "unknown", rule: .requestSessionToken, importance: .critical,

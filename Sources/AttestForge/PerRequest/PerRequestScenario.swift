@@ -1,3 +1,4 @@
+import AttestConformance
 import AttestCrypto
 import AttestEvidence
 import Foundation
@@ -17,10 +18,14 @@ public struct PerRequestScenario: Sendable {
 
     public var requests: [Request]
     public var brokenStep: Int?
+    /// Requests that go over an earlier request's ceremony again: sent again byte for byte (`replay`), or a new
+    /// answer to its challenge (`answer`).
+    public var repetitions: [Int: StepRepetition]
 
-    public init(requests: [Request], brokenStep: Int? = nil) {
+    public init(requests: [Request], brokenStep: Int? = nil, repetitions: [Int: StepRepetition] = [:]) {
         self.requests = requests
         self.brokenStep = brokenStep
+        self.repetitions = repetitions
     }
 }
 
