@@ -46,7 +46,8 @@ package struct HuntReport: Sendable {
                  either: step.either || index == mutant.step && either || breakingStep.map { index > $0 } ?? false,
                  repeats: step.repeats)
         }
-        let breaks = breakingStep == nil ? nil : rule
+        // A step index read back from hunt.json may lie outside the mutant's steps: then no step breaks the rule.
+        let breaks = breakingStep.map(mutant.testCase.steps.indices.contains) == true ? rule : nil
         let verdicts = zip(verifiers, cluster.judgements).map { "\($0) \($1.words)" }.joined(separator: "; ")
         var replay = Case(id: "hunt.\(cluster.key.id)", family: mutant.testCase.family, rule: breaks,
                           description: "\(mutant.testCase.description), seen \(cluster.count) times: \(verdicts)",

@@ -320,6 +320,28 @@ import Testing
         let custom = try Self.run("run", "--profile", path.path, "--verifier", "builtin:reference", "--format", "json")
         #expect(custom.status == 0)
     }
+
+    /// `run --cases FILE` reads anyone's suite: a negative case none of whose steps breaks its rule is a usage
+    /// error naming the case, never the precondition trap the catalogue's own cases are held to (it used to stop
+    /// the process with SIGILL).
+    @Test func aSuiteCaseWithoutItsBreakingStepIsAUsageError() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vectors = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("vectors/step-up.json")
+        var suite = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: vectors)) as? [String: Any])
+        var cases = try #require(suite["cases"] as? [[String: Any]])
+        let index = try #require(cases.firstIndex { $0["rule"] != nil })
+        cases[index]["steps"] = try #require(cases[index]["steps"] as? [[String: Any]]).map { $0.filter { $0.key != "breaks" } }
+        suite["cases"] = cases
+        let path = directory.appendingPathComponent("suite.json")
+        try JSONSerialization.data(withJSONObject: suite).write(to: path)
+        let result = try Self.run("run", "--cases", path.path, "--profile", "step-up-signing", "--verifier", "builtin:reference")
+        #expect(result.status == 2, "\(result.stderr.prefix(400))")
+        let id = try #require(cases[index]["id"] as? String)
+        #expect(result.stderr.contains("is not a vectors suite") && result.stderr.contains("case \(id) breaks"), "\(result.stderr.prefix(400))")
+        #expect(!result.stderr.contains("Program crashed"))
+    }
 }
 
 /// Reads a pipe to its end on a background thread.

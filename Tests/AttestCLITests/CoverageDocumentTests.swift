@@ -26,7 +26,7 @@ import Testing
         #expect(byId["webauthn.x5c.order.packed-misordered"]?.anchors == ["fido2-server:Server-ServerAuthenticatorAttestationResponse-Resp-5/F-11"])
         #expect(cases.filter { !$0.anchors.isEmpty }.count > 150)
         let suite = VectorSuite(family: .webAuthn, seed: 1, stepKinds: [:], rules: [], profiles: [.webAuthnL3], cases: cases)
-        #expect(suite.runnableCases.map(\.anchors) == cases.map(\.anchors))
+        #expect(try suite.runnableCases.map(\.anchors) == cases.map(\.anchors))
     }
 
     @Test func everyAnchorCheckHasARow() throws {

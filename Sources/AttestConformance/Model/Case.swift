@@ -186,15 +186,35 @@ public struct Case: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(String.self, forKey: .id), family: try container.decode(FamilyName.self, forKey: .family),
-                  rule: try container.decodeIfPresent(RuleID.self, forKey: .rule),
+        let id = try container.decode(String.self, forKey: .id), rule = try container.decodeIfPresent(RuleID.self, forKey: .rule)
+        let steps = try container.decode([Step].self, forKey: .steps)
+        if let problem = Self.problem(id: id, rule: rule, steps: steps) {
+            throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: problem)
+        }
+        self.init(id: id, family: try container.decode(FamilyName.self, forKey: .family), rule: rule,
                   description: try container.decode(String.self, forKey: .description),
                   importance: try container.decode(Importance.self, forKey: .importance),
-                  context: try container.decode(CaseContext.self, forKey: .context), steps: try container.decode([Step].self, forKey: .steps))
+                  context: try container.decode(CaseContext.self, forKey: .context), steps: steps)
         anchors = try container.decodeIfPresent([String].self, forKey: .anchors) ?? []
         control = try container.decodeIfPresent(String.self, forKey: .control)
     }
 
+    /// Why `steps` cannot be the steps of a case breaking `rule` (a negative case needs a step that breaks its
+    /// rule), or nil. Cases read from outside (a suite file, a request) are checked with it before they are made.
+    public static func problem(id: String, rule: RuleID?, steps: [Step]) -> String? {
+        guard let rule, !steps.contains(where: { $0.breaks == rule }) else { return nil }
+        return "case \(id) breaks \(rule.rawValue) but none of its steps does"
+    }
+
+    /// A case whose parts came from outside: refused with `CaseShapeError` where the memberwise initializer would
+    /// stop the process.
+    public static func checked(id: String, family: FamilyName, rule: RuleID?, description: String, importance: Importance,
+                               context: CaseContext, steps: [Step]) throws -> Case {
+        if let problem = problem(id: id, rule: rule, steps: steps) { throw CaseShapeError(message: problem) }
+        return Case(id: id, family: family, rule: rule, description: description, importance: importance, context: context, steps: steps)
+    }
+
+    /// The catalogue's own cases: a negative one without a step breaking its rule is a bug in the catalogue.
     public init(id: String, family: FamilyName, rule: RuleID?, description: String, importance: Importance,
                 context: CaseContext, steps: [Step]) {
         precondition(rule == nil || steps.contains { $0.breaks == rule }, "a negative case has a step that breaks its rule")
@@ -243,4 +263,10 @@ public struct Case: Hashable, Sendable, Codable {
         let known = Set(catalogue.map(\.id))
         return catalogue.filter { wanted.contains($0.id) } + selected.filter { !known.contains($0.id) }
     }
+}
+
+/// A case read from outside whose parts do not make a case (`Case.problem`).
+public struct CaseShapeError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
 }

@@ -51,14 +51,17 @@ public struct VectorSuite: Codable, Hashable, Sendable {
         }
     }
 
-    /// The cases back as `Case` values, for running a suite read from a file.
+    /// The cases back as `Case` values, for running a suite read from a file (which may be anyone's: a negative
+    /// case none of whose steps breaks its rule throws `CaseShapeError`).
     public var runnableCases: [Case] {
-        cases.map { vector in
-            var testCase = Case(id: vector.id, family: family, rule: vector.rule, description: vector.description,
-                                importance: vector.importance, context: vector.context, steps: vector.steps)
-            testCase.anchors = vector.anchors ?? []
-            testCase.control = vector.control
-            return testCase
+        get throws {
+            try cases.map { vector in
+                var testCase = try Case.checked(id: vector.id, family: family, rule: vector.rule, description: vector.description,
+                                                importance: vector.importance, context: vector.context, steps: vector.steps)
+                testCase.anchors = vector.anchors ?? []
+                testCase.control = vector.control
+                return testCase
+            }
         }
     }
 
