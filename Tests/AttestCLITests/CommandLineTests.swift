@@ -214,6 +214,21 @@ import Testing
         #expect(table.stdout.contains("map: yes") && table.stdout.contains("map: no ("))
         let withoutProfile = try Self.run("list", "--api", fido)
         #expect(withoutProfile.status == 2 && withoutProfile.stderr.contains("--api goes with --profile"), "\(withoutProfile.stderr)")
+
+        // A map that states its site's policy lists the cases a run through it judges, with that policy's
+        // expectations: the Django site asks for no attestation, so the unattested registration is one it must
+        // accept and a packed statement's faults are left to it (every case was listed as undeliverable, forged
+        // under the built-in profile and judged under the site's).
+        let site = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/DeployedServers/django-passkeys/api-map.json").path
+        let sited = try Self.run("list", "--profile", "webauthn-l3", "--api", site, "--format", "json")
+        #expect(sited.status == 0, "\(sited.stderr)")
+        let siteEntries = try JSONSerialization.jsonObject(with: Data(sited.stdout.utf8)) as? [[String: Any]] ?? []
+        let deliverable = siteEntries.filter { ($0["throughMap"] as? [String: Any])?["deliverable"] as? Bool == true }
+        #expect(deliverable.count > 200, "\(deliverable.count) of \(siteEntries.count) deliverable")
+        let none = siteEntries.first { $0["id"] as? String == "webauthn.valid.none" }
+        #expect(none?["expected"] as? String == "accept" && (none?["throughMap"] as? [String: Any])?["deliverable"] as? Bool == true)
+        #expect(siteEntries.first { $0["id"] as? String == "webauthn.attestation.signature.packed-other-data" }?["expected"] as? String == "either")
     }
 
     @Test func failOnGatesByLevel() throws {

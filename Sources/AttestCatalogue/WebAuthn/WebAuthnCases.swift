@@ -13,7 +13,8 @@ public enum WebAuthnFamily: CatalogueFamily {
     /// Case ids start `webauthn.`.
     static let idPrefix = "webauthn"
     public static var rules: [Rule] {
-        EncodingRules.all + ChainRules.all + WebAuthnRules.all
+        // §2.4's CBOR conformance classes are Level 2's as well (its §2.4 has the same two SHOULDs).
+        EncodingRules.all.map { $0.holding(since: WebAuthnRules.levelTwo) } + ChainRules.all + WebAuthnRules.all
             + AndroidRules.all.filter { androidKeyFormatRules.contains($0.id) }
     }
 

@@ -72,7 +72,8 @@ extension WebAuthnFamily {
             "algorithms \(parameters["algorithms"] ?? "")", "user verification \(parameters["userVerification"] ?? "")",
             "attestation \(parameters["attestation"] ?? "")", "trust \(trust.rawValue)",
         ].joined(separator: ", ") + "."
-        return Profile(name: base.name + "+site", description: description, families: base.families, rules: rules,
+        // A profile already derived for a site (a `profile derive` file given back as --profile) keeps its name.
+        return Profile(name: base.name.hasSuffix("+site") ? base.name : base.name + "+site", description: description, families: base.families, rules: rules,
                        parameters: parameters, leftToRelyingParty: left)
     }
 }

@@ -19,6 +19,9 @@ enum ListCommand: Command {
         let id: String
         let family: FamilyName
         let rule: RuleID?
+        /// The edition of the rule's source since which it holds (`WebAuthn Level 2`, `WebAuthn Level 3`), for
+        /// sources published in editions.
+        let since: String?
         let importance: Importance
         let description: String
         let expected: Verdict.Outcome?
@@ -40,7 +43,15 @@ enum ListCommand: Command {
         try arguments.rejectPositional()
         let format = arguments.value("format") ?? "table"
         guard ["table", "json"].contains(format) else { throw UsageError("bad format \"\(format)\"; expected table or json") }
-        let profile = try arguments.value("profile").map(Selection.profile)
+        var profile = try arguments.value("profile").map(Selection.profile)
+        let api = try arguments.value("api").map { path in
+            guard let base = profile else { throw UsageError("--api goes with --profile P: a map delivers a profile's cases") }
+            let map = try MapOptions.load(path, caCertificates: nil, realTime: false).map
+            // The cases and their expectations are the ones a run through the map has: under the policy it states
+            // (what the site's options add is known only to a run; `profile derive` writes it).
+            profile = try SitePolicyProfile.stated(map, base: base)
+            return map
+        }
         var cases = try Selection.cases(profile: profile, seed: try arguments.seed())
         if let family = arguments.value("family") {
             let known = Set(BuiltinCatalogue.families.map { $0.name })
@@ -50,10 +61,7 @@ enum ListCommand: Command {
             cases = cases.filter { $0.family == FamilyName(family) }
         }
         var delivery: [String: MapDelivery] = [:]
-        if let path = arguments.value("api") {
-            guard let base = profile else { throw UsageError("--api goes with --profile P: a map delivers a profile's cases") }
-            let map = try MapOptions.load(path, caCertificates: nil, realTime: false).map
-            let judged = try SitePolicyProfile.stated(map, base: base)
+        if let map = api, let judged = profile {
             cases = cases.filter { $0.family == map.family }
             // Nothing is sent: the transport only names where requests would go.
             let driver = MapDriver(map: map, transport: HTTPMapTransport(baseURL: URL(fileURLWithPath: "/")), seed: try arguments.seed())
@@ -62,10 +70,16 @@ enum ListCommand: Command {
                 delivery[testCase.id] = MapDelivery(map: map.name, deliverable: reason == nil, reason: reason)
             }
         }
-        let entries = cases.map {
-            Entry(id: $0.id, family: $0.family, rule: $0.rule, importance: $0.importance, description: $0.description,
-                  expected: profile.map($0.expectedOutcome), anchors: $0.anchors.isEmpty ? nil : $0.anchors, control: $0.control,
-                  throughMap: delivery[$0.id])
+        var since: [FamilyName: [RuleID: String]] = [:]
+        for family in BuiltinCatalogue.families {
+            since[family.name] = Dictionary(family.rules.compactMap { rule in rule.since.map { (rule.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        }
+        let entries = cases.map { testCase in
+            Entry(id: testCase.id, family: testCase.family, rule: testCase.rule,
+                  since: testCase.rule.flatMap { since[testCase.family]?[$0] }, importance: testCase.importance,
+                  description: testCase.description, expected: profile.map(testCase.expectedOutcome),
+                  anchors: testCase.anchors.isEmpty ? nil : testCase.anchors, control: testCase.control,
+                  throughMap: delivery[testCase.id])
         }
         if format == "json" {
             try Output.write(String(decoding: try JSONEncoder.harness.encode(entries), as: UTF8.self) + "\n", to: nil)
