@@ -73,8 +73,6 @@ public struct MapResponse: Sendable {
     /// The body's first `bodyTextLimit` bytes as text.
     public var bodyText: String { String(decoding: body.prefix(Self.bodyTextLimit), as: UTF8.self) }
 
-    /// A printable excerpt of the body for reasons and errors.
-    var excerpt: String { String(decoding: body.prefix(300), as: UTF8.self) }
 
     /// The cookies this response sets, in order.
     public var setCookies: [MapCookie] {
@@ -85,12 +83,22 @@ public struct MapResponse: Sendable {
     /// (an HTML page's tags and scripts removed, whitespace collapsed), so the reason is in view (a Django 403 page
     /// names "CSRF verification failed" well past its first 200 bytes of markup).
     public var summary: String {
+        let plain = plainBody
+        return plain.isEmpty ? statusLine : statusLine + ": " + plain
+    }
+
+    /// The status, and where a redirect points: `HTTP 302 (Location: /accounts/login/)`.
+    public var statusLine: String {
         var text = "HTTP \(status)"
         if (300..<400).contains(status), let location = header("Location") { text += " (Location: \(location.prefix(200)))" }
+        return text
+    }
+
+    /// The start of the body as plain text, at most 400 characters (an HTML page's markup removed).
+    public var plainBody: String {
         // The first 8 KiB only: the markup patterns below backtrack, and a hostile body must not cost quadratic time.
         let plain = MapResponse.plainText(String(decoding: body.prefix(Self.summaryLimit), as: UTF8.self))
-        if !plain.isEmpty { text += ": " + String(plain.prefix(400)) + (plain.count > 400 ? "..." : "") }
-        return text
+        return String(plain.prefix(400)) + (plain.count > 400 ? "..." : "")
     }
 
     /// How much of a body a refused exchange's summary reads.

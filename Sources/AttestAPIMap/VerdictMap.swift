@@ -107,13 +107,16 @@ public struct VerdictMap: Hashable, Sendable {
     public func verdict(_ response: MapResponse) -> Verdict {
         if accepts(response) { return .accept }
         let parts = status.compactMap { $0.read(response)?.text }.filter { !$0.isEmpty }
-        let reason = reason.flatMap { $0.read(response)?.text } ?? response.excerpt
+        // A member or header the map names is the reason as the server wrote it; the body (named, or by default) is
+        // shown as a refused exchange is: its start as plain text, an HTML error page's markup removed.
+        let named = reason.flatMap { $0 == .body ? nil : $0.read(response)?.text }.map { String($0.prefix(1000)) }
+        let explanation = named ?? response.plainBody
+        let text = explanation.isEmpty ? response.statusLine : response.statusLine + ": " + explanation
         let statusText = parts.isEmpty ? nil : parts.joined(separator: " ")
         if (500...599).contains(response.status), response.status != refusalStatus {
-            return Verdict(.crash, reason: "HTTP \(response.status): \(reason)", status: statusText)
+            return Verdict(.crash, reason: text, status: statusText)
         }
-        return Verdict(.reject, reason: "HTTP \(response.status): \(reason)", rule: rule(of: response, code: parts.first),
-                       status: statusText)
+        return Verdict(.reject, reason: text, rule: rule(of: response, code: parts.first), status: statusText)
     }
 
     /// The rule a refusal names: its code's (from `ruleCode`, else the status's first word), else the first

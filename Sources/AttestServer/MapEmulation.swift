@@ -12,8 +12,9 @@ import Foundation
 /// ids, tokens; one per `per` value when the map says so) and written where the map reads them, and a step's last
 /// exchange is judged by the reference verifier and answered the way the map's verdict reads. Values issued by a
 /// step's preparing exchanges wait, per client session (the cookie, when the map has cookie sessions), for that
-/// step's last exchange and are used once; a last exchange with nothing waiting is refused, as a server that binds
-/// its ceremonies to sessions does. One reference session holds the whole server's state, as a deployed server
+/// step's last exchange (the newest ceremony of a kind first; answering one again is the reference's single-use
+/// rule to judge, so an emulated profile without it lets the answer through); a last exchange with nothing waiting
+/// is refused, as a server that binds its ceremonies to sessions does. One reference session holds the whole server's state, as a deployed server
 /// keeps one. Its clock is the map's clock header when sent, else the wall clock.
 final class MapEmulation: @unchecked Sendable {
     let map: APIMap
@@ -25,8 +26,11 @@ final class MapEmulation: @unchecked Sendable {
     private var clients = ExpiringStore<[StepKind: [Pending]]>(lifetime: 600)
     /// Values issued once per `per` value (a user id per user name).
     private var issuedPer = ExpiringStore<[UInt8]>(lifetime: 24 * 3600)
-    /// Per client session: the tokens its stored captures were issued (checked when a request sends them back).
-    private var tokens = ExpiringStore<[String: [UInt8]]>(lifetime: 600)
+    /// Per client session: the tokens its stored captures were issued, the newest last (checked when a request
+    /// sends them back; an earlier one of the session still counts, as a replayed request carries it and a site's
+    /// CSRF check accepts the cookie and token it set together).
+    private var tokens = ExpiringStore<[String: [[UInt8]]]>(lifetime: 600)
+    static let tokensKept = 8
     /// Per client session: who its setup exchanges signed in (the account and identity values they carried), which
     /// its later requests stand for, as a logged-in session stands for its user at a real site.
     private var signedIn = ExpiringStore<[ValueSource: [UInt8]]>(lifetime: 600)
@@ -166,16 +170,16 @@ final class MapEmulation: @unchecked Sendable {
         for (source, value) in values { if case .input(let key) = source { inputs[key] = value } }
         if position > 0 {
             // The values the preparing exchanges issued in this session, matched by what both requests carry.
-            guard let index = waiting[kind]?.lastIndex(where: { pending in
+            // The ceremony stays: whether its challenge may be answered again is the reference's to judge under the
+            // profile (its single-use rule), not this store's, so an emulation without that rule lets it through.
+            guard let pending = waiting[kind]?.last(where: { pending in
                 pending.carried.allSatisfy { source, value in
                     if case .session = source { return true }
                     return values[source].map { $0 == value } ?? true
                 }
-            }), let pending = waiting[kind]?.remove(at: index) else {
-                clients.store(waiting, for: pendingKey, at: now)
+            }) else {
                 return refusal(verdictMap, status: nil, reason: "no \(kind) in progress in this session", extraHeaders)
             }
-            clients.store(waiting, for: pendingKey, at: now)
             pendingCarried = pending.carried
             for (key, value) in pending.issued where inputs[key] == nil { inputs[key] = value }
             for (source, value) in pending.carried { if case .input(let key) = source, inputs[key] == nil { inputs[key] = value } }
@@ -260,7 +264,7 @@ final class MapEmulation: @unchecked Sendable {
         }
         guard !stored.isEmpty else { return stored }
         var issued = tokens[client] ?? [:]
-        issued.merge(stored) { _, new in new }
+        for (name, value) in stored { issued[name] = Array(((issued[name] ?? []) + [value]).suffix(Self.tokensKept)) }
         tokens.store(issued, for: client, at: now)
         return stored
     }
@@ -271,7 +275,7 @@ final class MapEmulation: @unchecked Sendable {
         let issued = tokens[client] ?? [:]
         for case .session(let name) in exchange.request.sources {
             guard let expected = issued[name] else { continue }
-            if values[.session(name)] != expected { return "session.\(name) is not the value this session was issued" }
+            if !expected.contains(where: { $0 == values[.session(name)] }) { return "session.\(name) is not a value this session was issued" }
         }
         return nil
     }

@@ -156,6 +156,80 @@ import Testing
         }
     }
 
+    /// django-passkeys' map against its own emulation: a replayed verify request carries the CSRF token of its first
+    /// sending, which the site has rotated since (the verify's answer sets a new one), and is still judged on its
+    /// challenge: refused by a server that holds challenges to one use, let through by one that does not, so the
+    /// emulation can vouch for the map's replay cases either way (it refused every replay on the stale token, and
+    /// used its waiting ceremonies up whatever the profile said).
+    @Test func anEmulatedReplayIsJudgedOnItsChallengeNotOnARotatedToken() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try Data(contentsOf: root.appendingPathComponent("Examples/DeployedServers/django-passkeys/api-map.json"))
+        let map = try APIMap(json: try JSONValue.parse(text))
+        let profile = try BuiltinCatalogue.profile(.webAuthnL3, following: try #require(map.policy).stated, family: map.family)
+        let ids: Set<String> = ["webauthn.challenge.singleUse.assertion-replayed", "webauthn.challenge.singleUse.answered-twice",
+                                "webauthn.challenge.singleUse.registration-answered-twice"]
+        let all = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let cases = Case.withControls(all.filter { ids.contains($0.id) }, from: all)
+        for server in [profile, profile.without(.webAuthnChallengeSingleUse)] {
+            let emulation = try InProcessMapServer(map: map, profile: server, seed: 1, name: "http://localhost:8741")
+            let driver = MapDriver(map: map, transport: emulation, seed: 1, environment: ["ATTEST_SITE_PASSWORD": "pw"])
+            let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+            for id in ids {
+                let result = try #require(report.results.first { $0.caseId == id })
+                let enforced = server.enforces(.webAuthnChallengeSingleUse)
+                #expect(result.status == (enforced ? .pass : .finding), "\(enforced) \(id): \(result.summary)")
+                let reason = result.actual?.reason ?? ""
+                #expect(reason.contains("session.csrf") == false, "\(id): \(result.summary)")
+            }
+        }
+    }
+
+    /// The jar seeded from the environment (a session cookie a user copied from a browser) goes out with the run
+    /// setup too, once per run, in the one Cookie header, and is redacted from every request line shown.
+    @Test func cookieSeedsFromTheEnvironmentReachTheRunSetupAndStaySecret() async throws {
+        let text = Self.mapText
+            .replacingOccurrences(of: #""cookies": {"theme": "dark"},"#,
+                                  with: #""cookies": {"theme": "dark", "sid": {"$": "env.SITE_SESSION"}},"#)
+            .replacingOccurrences(of: #""setup": {"session": ["#,
+                                  with: #""setup": {"run": [{"name": "reset", "request": {"method": "POST", "path": "/test/reset"}}], "session": ["#)
+        #expect(text.contains("env.SITE_SESSION") && text.contains("/test/reset"))
+        let map = try APIMap(json: try JSONValue.parse(Data(text.utf8)))
+        let profile = try BuiltinCatalogue.profile(.webAuthnL3, following: try #require(map.policy).stated, family: map.family)
+        let recorder = Recorder(try InProcessMapServer(map: map, profile: profile, seed: 1, name: "http://localhost:8741"))
+        let session = "s3ss10n-" + UUID().uuidString
+        let lines = LockedLines()
+        let driver = MapDriver(map: map, transport: recorder, seed: 1, environment: ["SITE_PASSWORD": "pw", "SITE_SESSION": session]) { event in
+            if case .request(let curl) = event { lines.append(curl) }
+        }
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1).filter { $0.id == "webauthn.valid.none" || $0.id == "webauthn.valid.packed" }
+        let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+        #expect(report.errors.isEmpty, "\(report.errors.map(\.summary))")
+        let resets = recorder.requests.filter { $0.target == "/test/reset" }
+        #expect(resets.count == 1)
+        let cookie = resets.first?.headers.filter { $0.name.caseInsensitiveCompare("Cookie") == .orderedSame }.map(\.value) ?? []
+        #expect(cookie.count == 1 && cookie[0].contains("sid=\(session)") && cookie[0].contains("theme=dark"), "\(cookie)")
+        let logins = recorder.requests.filter { $0.target == "/accounts/login/" && $0.method == "POST" }
+        #expect(!logins.isEmpty && logins.allSatisfy { request in
+            request.headers.contains { $0.name == "Cookie" && $0.value.contains("sid=\(session)") }
+        })
+        #expect(!lines.all.isEmpty && !lines.all.contains { $0.contains(session) })
+    }
+
+    /// A step's refusal reads as a refused exchange does: a framework's error page as plain text (its reason past the
+    /// markup), a redirect with where it points, a JSON member the map names as the server wrote it.
+    @Test func aStepsRefusalReasonIsThePagesTextAndARedirectsLocation() throws {
+        let verdict = try APIMap(json: try JSONValue.parse(Data(Self.mapText.replacingOccurrences(of: #""reason": "json:/error""#, with: #""reason": "body""#).utf8))).verdict
+        let page = "<!DOCTYPE html><html><head><style>" + String(repeating: "h1 { color: red } ", count: 220) + "</style></head>"
+            + "<body><h1>Forbidden <span>(403)</span></h1><p>CSRF verification failed. Request aborted.</p></body></html>"
+        let refused = verdict.verdict(MapResponse(status: 403, headers: [], body: Array(page.utf8)))
+        #expect(refused.outcome == .reject && refused.reason?.hasPrefix("HTTP 403: Forbidden (403) CSRF verification failed") == true, "\(refused.reason ?? "")")
+        let redirected = verdict.verdict(MapResponse(status: 302, headers: [("Location", "/accounts/login/?next=/login/finish")], body: []))
+        #expect(redirected.reason == "HTTP 302 (Location: /accounts/login/?next=/login/finish)", "\(redirected.reason ?? "")")
+        let named = try APIMap(json: try JSONValue.parse(Data(Self.mapText.utf8))).verdict
+            .verdict(MapResponse(status: 400, headers: [], body: Array(#"{"error": "challenge  does not match"}"#.utf8)))
+        #expect(named.reason == "HTTP 400: challenge  does not match")
+    }
+
     /// A refused exchange shows the reason a framework's error page gives past its markup, and reads a bounded prefix
     /// of a hostile body (40 KB of unclosed script tags, then text the summary must not reach).
     @Test func aRefusedExchangeSummaryShowsThePagesReasonFromABoundedPrefix() {
@@ -179,6 +253,81 @@ import Testing
         jar.take(MapResponse(status: 200, headers: [("Set-Cookie", "sessionid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/")], body: []), at: now)
         #expect(jar.header(at: now) == "seed=1; short=x")
         #expect(MapCookie(setCookie: "bad name=1") == nil)
+    }
+}
+
+/// Cases side by side on a pool of real accounts, end to end: every request is slowed so that cases overlap, each
+/// request is tied to the account whose login made its session (the emulation's session cookie), and no account
+/// ever has two requests in flight at once (a case's requests go one after another, so two at once would be two
+/// cases on one account), while the cases do run side by side.
+@Suite struct PooledAccountsInParallelTests {
+    final class Watcher: MapTransport, @unchecked Sendable {
+        let inner: InProcessMapServer
+        private let lock = NSLock()
+        private var accountOfSession: [String: String] = [:]
+        private var inFlight: [String: Int] = [:]
+        private(set) var overlaps: [String] = []
+        private(set) var mostAtOnce = 0
+        private var total = 0
+        init(_ inner: InProcessMapServer) { self.inner = inner }
+        var name: String { inner.name }
+
+        static func session(_ headers: [(name: String, value: String)]) -> String? {
+            headers.first { $0.name == "Cookie" }?.value.split(separator: ";")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("attest_harness_session=") }
+        }
+
+        func send(_ request: RenderedRequest) async throws -> MapResponse {
+            let body = String(decoding: request.body, as: UTF8.self)
+            let login = body.split(separator: "&").first { $0.hasPrefix("username=") }.map { String($0.dropFirst(9)) }
+            let account: String? = lock.withLock {
+                let session = Self.session(request.headers)
+                if let login, let session { accountOfSession[session] = login }
+                let account = login ?? session.flatMap { accountOfSession[$0] }
+                if let account {
+                    inFlight[account, default: 0] += 1
+                    if inFlight[account, default: 0] > 1 { overlaps.append("\(account) \(request.method) \(request.target)") }
+                }
+                total += 1
+                mostAtOnce = max(mostAtOnce, total)
+                return account
+            }
+            try await Task.sleep(nanoseconds: 15_000_000)
+            let response = try await inner.send(request)
+            lock.withLock {
+                if let account { inFlight[account, default: 0] -= 1 }
+                total -= 1
+                // The session cookie a login's answer sets belongs to that login's account.
+                if let login, let set = response.headers.first(where: { $0.name == "Set-Cookie" && $0.value.hasPrefix("attest_harness_session=") }) {
+                    accountOfSession[String(set.value.prefix { $0 != ";" })] = login
+                }
+            }
+            return response
+        }
+    }
+
+    @Test func casesOnAPoolOfFourAccountsNeverShareOne() async throws {
+        let pool = (1...4).map { #"{"username": "user\#($0)", "password": {"$": "env.SITE_PASSWORD"}}"# }.joined(separator: ",")
+        let text = DeployedSiteMapTests.mapText
+            .replacingOccurrences(of: #""cookies": {"theme": "dark"},"#,
+                                  with: #""cookies": {"theme": "dark"}, "accounts": {"per": "input.user", "pool": [\#(pool)]},"#)
+            .replacingOccurrences(of: #""username": {"$": "identity.name"}"#, with: #""username": {"$": "account.username"}"#)
+        #expect(text.contains("account.username") && text.contains("user4"))
+        let map = try APIMap(json: try JSONValue.parse(Data(text.utf8)))
+        let profile = try BuiltinCatalogue.profile(.webAuthnL3, following: try #require(map.policy).stated, family: map.family)
+        let watcher = Watcher(try InProcessMapServer(map: map, profile: profile, seed: 1, name: "http://localhost:8741"))
+        let driver = MapDriver(map: map, transport: watcher, seed: 1, environment: ["SITE_PASSWORD": "pw"])
+        #expect(driver.concurrentCaseLimit == 2)
+        let all = try BuiltinCatalogue.cases(for: profile, seed: 1)
+        let ids = ["webauthn.valid.none", "webauthn.signCount.lower", "webauthn.assertion.owner.other-user",
+                   "webauthn.challenge.singleUse.assertion-replayed", "webauthn.clientData.challenge.other-challenge",
+                   "webauthn.credentialId.unique.second-registration"]
+        let cases = Case.withControls(all.filter { ids.contains($0.id) }, from: all)
+        let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1, jobs: 4)
+        #expect(report.errors.isEmpty, "\(report.errors.map(\.summary))")
+        #expect(report.results.count == cases.count)
+        #expect(watcher.overlaps.isEmpty, "\(watcher.overlaps.prefix(5))")
+        #expect(watcher.mostAtOnce >= 2, "the cases never ran side by side")
     }
 }
 

@@ -166,6 +166,9 @@ struct MapCaseRun {
     /// The credentials this case registered, by the user.id the registration's options gave (excludeCredentials).
     var registered: [[UInt8]: [[UInt8]]] = [:]
     var prepared: [Int: [String: [UInt8]]] = [:]
+    /// Every cookie and stored value (8 characters or more) a session held when one of the case's requests went
+    /// out: secrets still, after the site rotated them (a replay sends the CSRF token its first sending carried).
+    var revealed = Set<String>()
 
     static let mainSession = "main"
 
@@ -329,15 +332,7 @@ struct MapCaseRun {
             var run = try MapCaseRun(setupFor: driver)
             return try await run.sendRunSetup()
         }
-        for (name, template) in driver.map.cookies.sorted(by: { $0.key < $1.key }) {
-            let rendered: String?
-            do {
-                rendered = try template.render(values(step, session: key), at: "/cookies/\(name)")?.text
-            } catch let error as APIMapError {
-                throw VerifierFailure.contract("the \(driver.map.name) map cannot write its cookie \(name): \(error)")
-            }
-            if let rendered { sessions[key]?.jar.set(name, rendered) }
-        }
+        try seedCookies(key, step: step)
         for (position, exchange) in driver.map.setup.session.enumerated() {
             try makeIdentities(for: exchange.request, step: step)
             let (response, _) = try await exchangeOnce(exchange, at: "/setup/session/\(position)", step: step, session: key)
@@ -356,11 +351,28 @@ struct MapCaseRun {
                       context: testCase.context, steps: [])
     }
 
-    /// Sends the map's run setup in a session of its own and returns that session.
+    /// Writes the map's cookie seeds into session `key`'s jar, with `step`'s values; `sharedOnly`: only the seeds
+    /// that read nothing of a simulated user (literals and `env.*`), for the run setup's session.
+    mutating func seedCookies(_ key: String, step: Step, sharedOnly: Bool = false) throws {
+        for (name, template) in driver.map.cookies.sorted(by: { $0.key < $1.key }) {
+            if sharedOnly, template.sources.contains(where: { if case .environment = $0 { false } else { true } }) { continue }
+            let rendered: String?
+            do {
+                rendered = try template.render(values(step, session: key), at: "/cookies/\(name)")?.text
+            } catch let error as APIMapError {
+                throw VerifierFailure.contract("the \(driver.map.name) map cannot write its cookie \(name): \(error)")
+            }
+            if let rendered { sessions[key]?.jar.set(name, rendered) }
+        }
+    }
+
+    /// Sends the map's run setup in a session of its own, its jar seeded with the map's cookies, and returns that
+    /// session.
     mutating func sendRunSetup() async throws -> MapSession {
         let key = "run"
         sessions[key] = MapSession()
         let step = Step(kind: StepKind("setup"), inputs: [:])
+        try seedCookies(key, step: step, sharedOnly: true)
         for (position, exchange) in driver.map.setup.run.enumerated() {
             try makeIdentities(for: exchange.request, step: step)
             let (response, _) = try await exchangeOnce(exchange, at: "/setup/run/\(position)", step: step, session: key)
@@ -403,6 +415,7 @@ struct MapCaseRun {
         request.headers.removeAll { $0.name.caseInsensitiveCompare("Cookie") == .orderedSame }
         sessions[key, default: MapSession()].jar = jar
         if let cookies = jar.header(at: driver.now()) { request.headers.append(("Cookie", cookies)) }
+        rememberSecrets()
         let response = try await transmit(request)
         // Cookies the server sets are kept when the map keeps sessions in cookies.
         if driver.map.cookieSessions { sessions[key, default: MapSession()].jar.take(response, at: driver.now()) }
@@ -534,9 +547,22 @@ struct MapCaseRun {
         }
     }
 
+    /// The texts of 8 characters or more that the sessions hold now: their cookies and what captures stored (a
+    /// CSRF token, a session or state token).
+    var sessionSecrets: [String] {
+        sessions.values.flatMap { session in
+            session.jar.values + session.store.values.compactMap { String(validating: $0, as: UTF8.self) }
+        }.filter { $0.count >= 8 }
+    }
+
+    /// Adds what the sessions hold now to `revealed`.
+    mutating func rememberSecrets() {
+        revealed.formUnion(sessionSecrets)
+    }
+
     /// Values a report must never show: the environment values the map reads (each word too, as a server may
-    /// echo only the credential of "Bearer ..."), every session cookie, and what setup exchanges stored (a CSRF
-    /// token, a session token), as written and JSON-escaped.
+    /// echo only the credential of "Bearer ..."), every session cookie, and what captures stored (a CSRF token, a
+    /// session token), now or when an earlier request of the case went out, as written and JSON-escaped.
     var secrets: [String] {
         var values: [String] = []
         for name in driver.map.environmentNames.sorted() {
@@ -544,7 +570,7 @@ struct MapCaseRun {
             values.append(value)
             values += value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
         }
-        for session in sessions.values { values += session.jar.values.filter { $0.count >= 8 } }
+        values += sessionSecrets + revealed
         let escaped = values.map { $0.replacingOccurrences(of: "/", with: "\\/") }
         let encoded = values.compactMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }.filter { !values.contains($0) }
         return Array(Set(values + escaped + encoded)).sorted { $0.count > $1.count }
