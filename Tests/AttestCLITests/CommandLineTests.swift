@@ -334,6 +334,19 @@ import Testing
         try Data(profile.utf8).write(to: path)
         let custom = try Self.run("run", "--profile", path.path, "--verifier", "builtin:reference", "--format", "json")
         #expect(custom.status == 0)
+
+        // Read strictly: a mistyped rule (which would silently stop being enforced), a rule of another family, an
+        // unknown family or member is refused, naming it.
+        for (edit, says) in [(#""appattest.keyId""#, #""appattest.keyID" is not a rule of its families (app-attest) (did you mean appattest.keyId?)"#),
+                             (#""appattest.fmt""#, #""webauthn.signCount" is not a rule of its families (app-attest)"#),
+                             (#""families": ["app-attest"]"#, #"unknown family "app-atest""#),
+                             (#""rules":"#, #"unknown member "rule" (did you mean rules?)"#)] {
+            let replacement = [#""appattest.keyId""#: #""appattest.keyID""#, #""appattest.fmt""#: #""webauthn.signCount""#,
+                               #""families": ["app-attest"]"#: #""families": ["app-atest"]"#, #""rules":"#: #""rule":"#][edit] ?? edit
+            try Data(profile.replacingOccurrences(of: edit, with: replacement).utf8).write(to: path)
+            let refused = try Self.run("list", "--profile", path.path)
+            #expect(refused.status == 2 && refused.stderr.contains(says), "\(refused.stderr)")
+        }
     }
 
     /// `run --cases FILE` reads anyone's suite: a negative case none of whose steps breaks its rule is a usage

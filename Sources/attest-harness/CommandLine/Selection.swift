@@ -12,9 +12,16 @@ enum Selection {
     static func profile(_ nameOrPath: String) throws -> Profile {
         if let profile = BuiltinCatalogue.profile(named: nameOrPath) { return profile }
         if nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") {
-            guard FileManager.default.fileExists(atPath: nameOrPath) else { throw UsageError("no such profile file \(nameOrPath)") }
+            guard let data = try InputFile.readIfPresent(URL(fileURLWithPath: nameOrPath), limit: 1 << 20) else {
+                throw UsageError("no such profile file \(nameOrPath)")
+            }
             do {
-                return try Profile.load(from: URL(fileURLWithPath: nameOrPath))
+                try checkProfileMembers(data)
+                let profile = try JSONDecoder().decode(Profile.self, from: data)
+                try checkProfileFile(profile)
+                return profile
+            } catch let error as UsageError {
+                throw UsageError("profile file \(nameOrPath) is not a valid profile: \(error.description)")
             } catch {
                 throw UsageError("profile file \(nameOrPath) is not a valid profile: \(error)")
             }
@@ -22,6 +29,38 @@ enum Selection {
         let names = BuiltinCatalogue.profiles.map(\.name)
         let suggestion = Suggestion.closest(to: nameOrPath, among: names).map { " (did you mean \($0)?)" } ?? ""
         throw UsageError("unknown profile \"\(nameOrPath)\"\(suggestion); built-in profiles: " + names.joined(separator: ", "))
+    }
+
+    /// A profile file is read strictly, as maps are: an unknown member, an unknown family, or a rule id that is not
+    /// a rule of the profile's families (a typo would silently stop a rule from being enforced) is refused, naming
+    /// it. Parameters are checked when cases are forged for them.
+    static func checkProfileMembers(_ data: Data) throws {
+        let members: Set<String> = ["name", "description", "families", "rules", "parameters", "leftToRelyingParty"]
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let unknown = object.keys.sorted().first(where: { !members.contains($0) }) {
+            throw UsageError("unknown member \"\(unknown)\"\(didYouMean(unknown, members.sorted())); a profile has \(members.sorted().joined(separator: ", "))")
+        }
+    }
+
+    static func checkProfileFile(_ profile: Profile) throws {
+        let known = BuiltinCatalogue.families
+        guard !profile.families.isEmpty else { throw UsageError("\"families\" is empty; families: \(known.map { $0.name.rawValue }.joined(separator: ", "))") }
+        var rules = Set<RuleID>()
+        for name in profile.families {
+            guard let family = known.first(where: { $0.name == name }) else {
+                throw UsageError("unknown family \"\(name.rawValue)\"; families: \(known.map { $0.name.rawValue }.joined(separator: ", "))")
+            }
+            rules.formUnion(family.rules.map(\.id))
+        }
+        for rule in (profile.rules.union(profile.leftToRelyingParty)).sorted() where !rules.contains(rule) {
+            throw UsageError("\"\(rule.rawValue)\" is not a rule of its families (\(profile.families.map(\.rawValue).joined(separator: ", ")))\(didYouMean(rule.rawValue, rules.map(\.rawValue).sorted()))")
+        }
+    }
+
+    /// " (did you mean X?)" for the candidate `word` differs from only in case, or else the closest one, or "".
+    static func didYouMean(_ word: String, _ candidates: [String]) -> String {
+        let match = candidates.first { $0.lowercased() == word.lowercased() } ?? Suggestion.closest(to: word, among: candidates)
+        return match.map { " (did you mean \($0)?)" } ?? ""
     }
 
     /// The cases `profile` covers, or every family's cases when there is none.
