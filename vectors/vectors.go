@@ -123,6 +123,8 @@ type Case struct {
 	Description string     `json:"description"`
 	Importance  Importance `json:"importance"`
 	Anchors     []string   `json:"anchors,omitempty"`
+	// References are the public bugs, advisories and library faults the case would have caught.
+	References []string `json:"references,omitempty"`
 	// Control is a negative case's valid twin (same baseline, no mutation): count a refusal as a pass only when the
 	// verifier accepted the control in the same run. Empty for valid cases.
 	Control  CaseID                    `json:"control,omitempty"`

@@ -29,6 +29,36 @@ import Testing
         #expect(try suite.runnableCases.map(\.anchors) == cases.map(\.anchors))
     }
 
+    /// The cases real verifiers showed the catalogue lacked (issue 29) each cite what they answer: a public test
+    /// suite's check (anchors) or the public bug, advisory or library fault they would have caught (references),
+    /// carried into the vectors and back.
+    @Test func theCasesRealVerifiersMissedCiteAnAnchorOrAReference() throws {
+        let cases = try BuiltinCatalogue.cases(for: .webAuthnL3, seed: 1)
+        let byId = Dictionary(uniqueKeysWithValues: cases.map { ($0.id, $0) })
+        let missed = ["signature.encoding.extra-integer", "assertion.signature.zero-r-and-s", "assertion.signature.r-is-order",
+                      "credentialKey.fit.point-off-curve", "credentialKey.fit.compressed-point", "clientData.origin.with-path",
+                      "clientData.origin.trailing-slash", "clientData.origin.userinfo", "clientData.origin.explicit-port",
+                      "clientData.origin.upper-case-host", "clientData.origin.idn-unicode", "valid.idn-relying-party",
+                      "attestation.signature.packed-alg-missing", "attestation.signature.packed-alg-text",
+                      "fidoU2F.certificate.fido-u2f-two-certificates", "valid.packed-p384-batch", "valid.packed-rsa-batch",
+                      "structure.client-data-duplicate-challenge", "structure.client-data-duplicate-type",
+                      "clientData.challenge.assertion-in-another-member", "authenticatorData.registration-attested-flag-clear",
+                      "authenticatorData.registration-without-attested-data", "chain.validity.packed-intermediate-expired",
+                      "valid.credential-id-1023-bytes", "credentialId.length.1024-bytes", "valid.uv-discouraged",
+                      "valid.uv-discouraged-uv-set", "assertion.credential.not-allowed", "valid.allow-credentials",
+                      "assertion.credential.deleted", "attestation.structure.safetynet-ver-empty"].map { "webauthn." + $0 }
+        for id in missed {
+            let testCase = try #require(byId[id], "\(id) is no case")
+            #expect(!testCase.anchors.isEmpty || !testCase.references.isEmpty, "\(id) cites neither an anchor check nor a reference")
+        }
+        #expect(byId["webauthn.assertion.signature.zero-r-and-s"]?.references.first?.hasPrefix("CVE-2022-21449") == true)
+        let suite = VectorSuite(family: .webAuthn, seed: 1, stepKinds: [:], rules: [], profiles: [.webAuthnL3], cases: cases)
+        #expect(try suite.runnableCases.map(\.references) == cases.map(\.references))
+        let listed = try CommandLineTests.run("list", "--profile", "webauthn-l3", "--format", "json")
+        let entries = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect((entries.first { $0["id"] as? String == "webauthn.clientData.origin.userinfo" }?["references"] as? [String])?.count == 1)
+    }
+
     @Test func everyAnchorCheckHasARow() throws {
         let fido = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.root.appendingPathComponent("docs/anchors/fido2-server-conformance.json"))) as? [String: Any]
         let checks = try #require(fido?["checks"] as? [[String: Any]])

@@ -142,6 +142,7 @@ public enum WebAuthnFamily: CatalogueFamily {
         var testCase = definition.makeCase(prefix: idPrefix, family: name, context: caseContext, steps: steps,
                                            control: control(definition.baseline, scenario))
         testCase.anchors = WebAuthnAnchors.byCase[testCase.id] ?? []
+        testCase.references = WebAuthnCaseReferences.byCase[testCase.id] ?? []
         return testCase
     }
 
@@ -1250,6 +1251,11 @@ public enum WebAuthnFamily: CatalogueFamily {
                    description: "The SafetyNet nonce is computed over other data than authenticatorData || clientDataHash.",
                    baseline: .registration(.androidSafetyNet)) { scenario, _ in
             registration(&scenario) { $0.safetyNet { $0.nonceMessage = Array("other authenticator data".utf8) } }
+        },
+        Definition(variant: "safetynet-ver-empty", rule: .webAuthnStatementStructure, importance: .low,
+                   description: "The android-safetynet statement's ver, the Google Play services version that produced the response, is the empty string (FIDO Resp-B F-1 refuses it; §8.5's syntax only says text).",
+                   baseline: .registration(.androidSafetyNet)) { scenario, _ in
+            registration(&scenario) { $0.safetyNet { $0.version = "" } }
         },
         Definition(variant: "safetynet-other-host", rule: .webAuthnSafetyNetCertificate, importance: .critical,
                    description: "The SafetyNet response is signed by a certificate for attest.example.com, not attest.android.com.",

@@ -176,13 +176,16 @@ public struct Case: Hashable, Sendable, Codable {
     /// The checks of public test suites and studies this case answers (`fido2-server:<test id>`,
     /// `state-of-passkeys:<manipulation>`), from the family's anchor maps; empty when it answers none.
     public var anchors: [String] = []
+    /// The public bugs, advisories and library faults this case would have caught (a CVE, an issue or pull request,
+    /// a library's code at a version), for cases whose check no public test suite anchors; empty when none is cited.
+    public var references: [String] = []
     /// For a negative case: the id of its control, a valid case of the same family with the same baseline and no
     /// mutation (for a stateful case, the same ceremony with the breaking step unbroken). A refusal of this case is
     /// a pass only when the verifier accepted the control in the same run (`CaseResult.Status.unconfirmed`
     /// otherwise). Nil for valid cases.
     public var control: String? = nil
 
-    enum CodingKeys: String, CodingKey { case id, family, rule, description, importance, context, steps, anchors, control }
+    enum CodingKeys: String, CodingKey { case id, family, rule, description, importance, context, steps, anchors, references, control }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -196,6 +199,7 @@ public struct Case: Hashable, Sendable, Codable {
                   importance: try container.decode(Importance.self, forKey: .importance),
                   context: try container.decode(CaseContext.self, forKey: .context), steps: steps)
         anchors = try container.decodeIfPresent([String].self, forKey: .anchors) ?? []
+        references = try container.decodeIfPresent([String].self, forKey: .references) ?? []
         control = try container.decodeIfPresent(String.self, forKey: .control)
     }
 

@@ -63,6 +63,7 @@ public enum VectorSchema {
             "description": {"type": "string"},
             "importance": {"enum": ["critical", "high", "medium", "low"]},
             "anchors": {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^(fido2-server|state-of-passkeys):"}},
+            "references": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}, "description": "Public bugs, advisories and library faults the case would have caught (CVE, issue or pull request, a library's code at a version)."},
             "context": {
               "type": "object",
               "required": ["time", "trustAnchors", "parameters"],

@@ -17,6 +17,8 @@ public struct VectorSuite: Codable, Hashable, Sendable {
         public let expected: [String: [Verdict.Outcome]]
         /// The public test-suite checks the case answers; absent when none.
         public let anchors: [String]?
+        /// The public bugs and library faults the case would have caught; absent when none is cited.
+        public let references: [String]?
         /// For a negative case: the id of its control, the valid case of this file with the same baseline and no
         /// mutation. A harness counts a refusal as a pass only when the verifier accepted the control in the same
         /// run. Absent for valid cases.
@@ -47,7 +49,8 @@ public struct VectorSuite: Codable, Hashable, Sendable {
                 context: testCase.context, steps: testCase.steps,
                 expected: Dictionary(uniqueKeysWithValues: profiles.map { profile in
                     (profile.name, testCase.steps.map { $0.expectedVerdict(under: profile) })
-                }), anchors: testCase.anchors.isEmpty ? nil : testCase.anchors, control: testCase.control)
+                }), anchors: testCase.anchors.isEmpty ? nil : testCase.anchors,
+                references: testCase.references.isEmpty ? nil : testCase.references, control: testCase.control)
         }
     }
 
@@ -59,6 +62,7 @@ public struct VectorSuite: Codable, Hashable, Sendable {
                 var testCase = try Case.checked(id: vector.id, family: family, rule: vector.rule, description: vector.description,
                                                 importance: vector.importance, context: vector.context, steps: vector.steps)
                 testCase.anchors = vector.anchors ?? []
+                testCase.references = vector.references ?? []
                 testCase.control = vector.control
                 return testCase
             }

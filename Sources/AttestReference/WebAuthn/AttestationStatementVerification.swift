@@ -286,9 +286,12 @@ enum AttestationStatementVerification {
     /// requires ctsProfileMatch and a fresh timestampMs, as the SafetyNet documentation advised.
     static func safetyNet(_ input: Input) throws -> Trust {
         let policy = input.policy
-        guard let version = try input.statement.value("ver").textValue, !version.isEmpty else {
-            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "android-safetynet ver is not a non-empty text string")
+        // ver is read for nothing else: a verifier without the structure check reads on past an empty one.
+        let version = try input.statement.value("ver").textValue
+        guard version != nil else {
+            throw RuleViolation(rule: .webAuthnStatementStructure, reason: "android-safetynet ver is not a text string")
         }
+        try policy.require(.webAuthnStatementStructure, version?.isEmpty == false, "android-safetynet ver is empty")
         let responseBytes = try input.statement.bytes("response")
         let response: JOSE.CompactJWS
         do {

@@ -27,6 +27,8 @@ enum ListCommand: Command {
         let expected: Verdict.Outcome?
         /// The public test-suite checks the case answers.
         let anchors: [String]?
+        /// The public bugs and library faults the case would have caught.
+        let references: [String]?
         /// For a negative case: the valid case whose acceptance proves its refusal.
         let control: String?
         /// With `--api`: whether that map can deliver the case, and why not.
@@ -78,7 +80,8 @@ enum ListCommand: Command {
             Entry(id: testCase.id, family: testCase.family, rule: testCase.rule,
                   since: testCase.rule.flatMap { since[testCase.family]?[$0] }, importance: testCase.importance,
                   description: testCase.description, expected: profile.map(testCase.expectedOutcome),
-                  anchors: testCase.anchors.isEmpty ? nil : testCase.anchors, control: testCase.control,
+                  anchors: testCase.anchors.isEmpty ? nil : testCase.anchors,
+                  references: testCase.references.isEmpty ? nil : testCase.references, control: testCase.control,
                   throughMap: delivery[testCase.id])
         }
         if format == "json" {

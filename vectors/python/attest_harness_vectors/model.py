@@ -124,6 +124,8 @@ class Case:
     expected: Mapping[ProfileName, Tuple[Outcome, ...]]
     rule: Optional[RuleId] = None
     anchors: Tuple[str, ...] = ()
+    #: The public bugs, advisories and library faults the case would have caught.
+    references: Tuple[str, ...] = ()
     #: A negative case's valid twin (same baseline, no mutation): count a refusal as a pass only when the verifier
     #: accepted the control in the same run. None for valid cases.
     control: Optional[CaseId] = None
@@ -298,7 +300,7 @@ class _Decoder:
 
     def case(self, value: Any, pointer: str) -> Case:
         d = self.object(value, pointer, ("id", "description", "importance", "context", "steps", "expected"),
-                        ("rule", "anchors", "control"))
+                        ("rule", "anchors", "references", "control"))
         steps = self.array(d["steps"], f"{pointer}/steps", self.step)
         if not steps:
             raise VectorFormatError(f"{pointer}/steps", "a case has at least one step")
@@ -317,6 +319,7 @@ class _Decoder:
                     expected={ProfileName(name): outcomes for name, outcomes in expected.items()},
                     rule=RuleId(rule) if rule is not None else None,
                     anchors=self.strings(d["anchors"], f"{pointer}/anchors") if "anchors" in d else (),
+                    references=self.strings(d["references"], f"{pointer}/references") if "references" in d else (),
                     control=CaseId(control) if (control := self.optional_string(d, "control", pointer)) is not None else None)
 
     def suite(self, value: Any) -> Suite:
