@@ -147,11 +147,13 @@ import Testing
         let packages = lib.appendingPathComponent(version).appendingPathComponent("site-packages")
         let data = try Data(contentsOf: ThirdPartyAcceptanceTests.root.appendingPathComponent("scripts/adapters/confirmed-bugs.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let bugs = try #require(document["bugs"] as? [[String: String]])
+        let bugs = try #require(document["bugs"] as? [[String: Any]])
         #expect(bugs.count >= 5)
         let results = try String(contentsOf: ThirdPartyAcceptanceTests.root.appendingPathComponent("docs/results.md"), encoding: .utf8)
         for bug in bugs {
-            let cite = try #require(bug["cite"]), excerpt = try #require(bug["excerpt"])
+            let cite = try #require(bug["cite"] as? String), excerpt = try #require(bug["excerpt"] as? String)
+            let cases = try #require(bug["cases"] as? [String], "\(cite) lists no cases")
+            #expect(!cases.isEmpty && (bug["what"] as? String)?.isEmpty == false, "\(cite)")
             let parts = cite.split(separator: ":")
             try #require(parts.count == 2, "\(cite) is not FILE:LINE[-LINE]")
             let range = parts[1].split(separator: "-").compactMap { Int($0) }
@@ -162,6 +164,37 @@ import Testing
             let cited = lines[(first - 1)...(last - 1)].joined(separator: "\n")
             #expect(cited.contains(excerpt), "\(cite) does not hold \"\(excerpt)\"")
             #expect(results.contains("`\(cite)`"), "docs/results.md does not list \(cite) (run scripts/compare)")
+        }
+    }
+}
+
+/// docs/results.md is a list a maintainer can act on: every finding and crash it reports in a library carries the
+/// cause read in that library's code (`(cause: FILE:LINE)`, from scripts/adapters/confirmed-bugs.json, whose entries
+/// ConfirmedBugCitationTests checks against the installed packages), and no finding waits with its cause unread.
+@Suite struct FindingCauseTests {
+    @Test func everyFindingAndCrashOfTheResultsNamesItsCause() throws {
+        let results = try String(contentsOf: ThirdPartyAcceptanceTests.root.appendingPathComponent("docs/results.md"), encoding: .utf8)
+        let data = try Data(contentsOf: ThirdPartyAcceptanceTests.root.appendingPathComponent("scripts/adapters/confirmed-bugs.json"))
+        let bugs = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["bugs"] as? [[String: Any]])
+        let cites = Set(bugs.compactMap { $0["cite"] as? String })
+        var failing = 0
+        for line in results.split(separator: "\n") where line.hasPrefix("| `") && (line.contains("**finding**") || line.contains("**crash**")) {
+            failing += 1
+            guard let range = line.range(of: "(cause: `") else {
+                Issue.record("no cause: \(line.prefix(160))")
+                continue
+            }
+            let cite = line[range.upperBound...].prefix { $0 != "`" }
+            #expect(cites.contains(String(cite)), "\(cite) is not an entry of confirmed-bugs.json")
+        }
+        #expect(failing >= 100, "\(failing) finding and crash rows")
+        #expect(!results.contains("Findings whose cause is not yet read"))
+        // A case id an entry lists is one the catalogue has (or a hunt cluster, described in words).
+        let listed = try CommandLineTests.run("list", "--format", "json")
+        let ids = Set(((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+        #expect(ids.count > 400)
+        for bug in bugs {
+            for id in bug["cases"] as? [String] ?? [] where !id.contains(" ") { #expect(ids.contains(id), "\(id) is no catalogue case") }
         }
     }
 }

@@ -19,7 +19,12 @@ PROOFS = {"reason-and-control": "reason and control", "control": "control only",
 
 def classify(result, adapter):
     """(kind, detail): agree (a pass; detail is its proof), finding, crash, unconfirmed, masked, policy,
-    unsupported or error."""
+    unsupported or error. The detail is one line (a library's message may span several, which would end a table row)."""
+    kind, detail = classify_lines(result, adapter)
+    return kind, " ".join(detail.split())
+
+
+def classify_lines(result, adapter):
     for pattern, reason in adapter["unsupported"].items():
         if fnmatch.fnmatch(result["caseId"], pattern):
             return "unsupported", reason
@@ -71,21 +76,40 @@ def load_report(path):
     return report
 
 
-def confirmed_bugs(levels):
-    """The findings whose cause was read in the library's code (confirmed-bugs.json), as a list a maintainer can act on."""
+def load_causes():
+    """The causes read in the libraries' code (confirmed-bugs.json): each entry cites FILE:LINE and lists its cases."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "confirmed-bugs.json")
-    bugs = json.load(open(path, encoding="utf-8"))["bugs"]
-    out = ["", "## Confirmed library bugs", "",
-           "Findings whose cause was read in the pinned library's own code (`scripts/adapters/confirmed-bugs.json`; the",
-           "citations are checked against the installed packages). *hunt*: first seen by `attest-harness hunt`",
-           "(docs/hunt.md), then made a catalogue case where one now exists.", "",
-           "| library | what | rule (level) | outcome | where | shown by | found by |", "|---|---|---|---|---|---|---|"]
-    for bug in bugs:
+    return json.load(open(path, encoding="utf-8"))["bugs"]
+
+
+def cause_of(causes, library, case_id):
+    """The entry of `library` whose cases list `case_id`, or None."""
+    return next((bug for bug in causes if bug["library"] == library and case_id in bug["cases"]), None)
+
+
+def confirmed_bugs(causes, levels, uncaused):
+    """Every finding and crash with its cause in the library's code, as a list a maintainer can act on: bugs (MUST
+    and SHOULD findings, wrong verdicts on valid cases, crashes) first, then hardening findings (POLICY rules)."""
+    def row(bug):
         rule = bug.get("rule")
         rule_cell = f"`{rule}` ({levels.get(rule, '?')})" if rule else "-"
-        shown = bug["case"] if bug["case"].startswith("hunt cluster") else f"`{bug['case']}`"
-        out.append(f"| {bug['library']} ({bug['package']}) | {bug['what']} | {rule_cell} | {bug['outcome']} | "
-                   f"`{bug['cite']}` | {shown} | {bug['found']} |")
+        shown = ", ".join(case if case.startswith("hunt cluster") or " " in case else f"`{case}`" for case in bug["cases"])
+        return (f"| {bug['library']} ({bug['package']}) | {bug['what']} | {rule_cell} | {bug['outcome']} | "
+                f"`{bug['cite']}` | {shown} | {bug['found']} |")
+    header = ["| library | what | rule (level) | outcome | where | shown by | found by |", "|---|---|---|---|---|---|---|"]
+    hardening = [bug for bug in causes if bug["outcome"] == "finding" and levels.get(bug.get("rule")) == "POLICY"]
+    bugs = [bug for bug in causes if bug not in hardening]
+    out = ["", "## Library bugs and their causes", "",
+           "Every finding and crash above, with its cause read in the pinned library's own code",
+           "(`scripts/adapters/confirmed-bugs.json`; each citation is checked against the installed package, and a test",
+           "checks that every finding and crash of this page is in the list). *hunt*: first seen by `attest-harness hunt`",
+           "(docs/hunt.md), then made a catalogue case where one now exists.", "",
+           "### Bugs: MUST and SHOULD findings, valid evidence refused, crashes", ""] + header + [row(bug) for bug in bugs]
+    out += ["", "### Hardening findings (POLICY rules: the profile's choices, not violations of the specification)", ""]
+    out += header + [row(bug) for bug in hardening]
+    if uncaused:
+        out += ["", "### Findings whose cause is not yet read", ""]
+        out += [f"- {library}: `{case_id}` ({kind})" for library, case_id, kind in uncaused]
     return out
 
 
@@ -115,6 +139,8 @@ def main(pairs, html_path=None):
            "rule each breaks.", ""]
     out += ["| library | profile | cases | passes (reason and control / control only / outcome) | findings (MUST / SHOULD / POLICY rules) | crashes | unconfirmed | masked | either | policy | unsupported | errors |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    causes = load_causes()
+    uncaused = []
     by_profile = defaultdict(list)
     for adapter, report in runs:
         counts = defaultdict(int)
@@ -147,6 +173,12 @@ def main(pairs, html_path=None):
                 cells = []
                 for (adapter, _), by_id in zip(entries, results):
                     kind, detail = classify(by_id[case_id], adapter)
+                    if kind in ("finding", "crash"):
+                        bug = cause_of(causes, adapter["name"], case_id)
+                        if bug:
+                            detail += f" (cause: `{bug['cite']}`)"
+                        elif (adapter["name"], case_id, kind) not in uncaused:
+                            uncaused.append((adapter["name"], case_id, kind))
                     cells.append({"agree": "ok" if detail != "control" else "ok (control only)",
                                   "finding": f"**finding**: {detail}", "crash": f"**crash**: {detail}",
                                   "unconfirmed": f"*unconfirmed*: {detail}", "masked": f"*masked*: {detail}",
@@ -168,7 +200,7 @@ def main(pairs, html_path=None):
                     else "accept" if first.get("rule") is None else "reject"
                 out.append(f"| `{case_id}` | {expected} | " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
             out.append("")
-    out += confirmed_bugs(levels)
+    out += confirmed_bugs(causes, levels, uncaused)
     print("\n".join(out).rstrip() + "\n")
     if html_path:
         from results_html import render
