@@ -11,7 +11,9 @@ public struct RenderedRequest: Sendable {
     /// The request as a `curl` command line against `baseURL`, the values of `secretHeaders` (lowercased names)
     /// replaced by `$NAME`-style placeholders, so it can be pasted into a ticket.
     public func curl(baseURL: URL, secretHeaders: Set<String>) -> String {
-        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        func quoted(_ text: String) -> String {
+            "'" + (text.utf8.contains(0x27) ? text.replacingOccurrences(of: "'", with: "'\\''") : text) + "'"
+        }
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         var parts = ["curl", "-X", method, quoted(base + target)]
