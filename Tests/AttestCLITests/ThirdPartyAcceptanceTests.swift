@@ -94,17 +94,19 @@ import Testing
             let data = try Data(contentsOf: adapters.appendingPathComponent("\(name)/adapter.json"))
             let adapter = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             var excluded = adapter["outOfScope"] as? [String: String] ?? [:]
-            // A library judged by WebAuthn Level 2 says so in its own documentation, and the cited line names Level 2.
+            // A library judged by a WebAuthn level says so in its own documentation, and the cited line names that
+            // level's Recommendation.
             let profiles = adapter["profiles"] as? [String] ?? []
-            if profiles.contains("webauthn-l2") {
+            if let judged = profiles.first(where: { $0 == "webauthn-l2" || $0 == "webauthn-l3" }) {
+                let recommendation = judged == "webauthn-l2" ? "www.w3.org/TR/webauthn-2" : "www.w3.org/TR/webauthn-3"
                 let level = adapter["documentedLevel"] as? String
-                #expect(level?.contains("(library: ") == true, "\(name) is judged by webauthn-l2 without citing the level it documents")
+                #expect(level?.contains("(library: ") == true, "\(name) is judged by \(judged) without citing the level it documents")
                 if let location = level?.firstMatch(of: citation)?.output[1].substring.map(String.init),
                    let file = location.split(separator: ":").first,
                    let line = location.split(separator: ":").last.flatMap({ Int($0) }),
                    let text = try? String(contentsOf: packages.appendingPathComponent(String(file)), encoding: .utf8) {
                     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-                    #expect(line <= lines.count && lines[line - 1].contains("www.w3.org/TR/webauthn-2"), "\(name): \(location) does not name Level 2")
+                    #expect(line <= lines.count && lines[line - 1].contains(recommendation), "\(name): \(location) does not name \(judged)'s Recommendation")
                 } else {
                     Issue.record("\(name): the documentedLevel citation does not resolve to a file and line of the installed package")
                 }

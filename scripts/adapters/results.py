@@ -159,6 +159,10 @@ def main(pairs, html_path=None):
                    f"{counts['agree']} ({proofs}) | {counts['finding']} ({split}) | {counts['crash']} | {counts['unconfirmed']} | "
                    f"{counts['masked']} | {counts['acceptable']} | {counts['policy']} | {counts['unsupported']} | {counts['error']} |")
         by_profile[report["profile"]].append((adapter, report))
+    documented = [(adapter["name"], adapter["documentedLevel"]) for adapter, _ in runs if adapter.get("documentedLevel")]
+    if documented:
+        out += ["", "Each WebAuthn library is judged by the level it documents:", ""]
+        out += [f"- {name}: {level}" for name, level in dict(documented).items()]
     for profile, entries in by_profile.items():
         out += ["", f"## {profile}", ""]
         names = [adapter["name"] for adapter, _ in entries]
