@@ -50,7 +50,9 @@ public struct APIMap: Sendable {
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: sizeLimit + 1)) ?? Data()
         guard data.count <= sizeLimit else { throw APIMapError("", "\(url.path) is over the \(sizeLimit)-byte cap for a map") }
-        return try APIMap(json: try JSONValue.parse(data, limit: sizeLimit))
+        let json = try JSONValue.parse(data, limit: sizeLimit)
+        if let pointer = JSONDuplicateMembers.first(in: data) { throw APIMapError(pointer, "this member is named twice in its object") }
+        return try APIMap(json: json)
     }
 
     public init(json: JSONValue) throws {

@@ -151,6 +151,44 @@ import AttestVerifiers
         #expect(result.stdout.contains("2 cases: 2 passed, 0 findings, 0 errors"))
     }
 
+    /// `profile show NAME` prints each built-in profile as a file that, given back as `--profile`, expects what the
+    /// built-in one does; `profile derive` asks a site (here the django-passkeys map's emulation) for its options and
+    /// writes the profile a run through its map judges by, which lists the same cases with the same expectations.
+    @Test func profileShowRoundTripsAndDeriveWritesTheSitesProfile() throws {
+        let directory = try CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("profile.json").path
+        for profile in BuiltinCatalogue.profiles.map(\.name) {
+            #expect(try CommandLineTests.run("profile", "show", profile, "--out", file).status == 0)
+            let shown = try CommandLineTests.run("list", "--profile", file, "--format", "json")
+            let builtin = try CommandLineTests.run("list", "--profile", profile, "--format", "json")
+            #expect(shown.status == 0 && shown.stdout == builtin.stdout, "\(profile)")
+        }
+        let map = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/DeployedServers/django-passkeys/api-map.json").path
+        let server = try ServerProcess(CommandLineTests.binary, ["serve", "--profile", "webauthn-l3", "--port", "0", "--api", map])
+        defer { server.stop() }
+        let derived = try CommandLineTests.launch(CommandLineTests.binary, ["profile", "derive", "--api", map, "--verifier", server.firstLine, "--out", file],
+                                                  environment: ["ATTEST_SITE_PASSWORD": "pw"])
+        #expect(derived.status == 0, "\(derived.stderr)")
+        let profile = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        #expect(profile?["name"] as? String == "webauthn-l3+site")
+        #expect((profile?["parameters"] as? [String: String])?["attestation"] == "none")
+        #expect((profile?["leftToRelyingParty"] as? [String])?.contains("webauthn.attestation.signature") == true)
+        let again = try CommandLineTests.run("list", "--profile", file, "--format", "json")
+        #expect(again.status == 0, "\(again.stderr)")
+        let sited = try CommandLineTests.run("list", "--profile", "webauthn-l3", "--api", map, "--format", "json")
+        func expectations(_ text: String) throws -> [String: String] {
+            let entries = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: entries.compactMap { entry in
+                (entry["id"] as? String).map { ($0, entry["expected"] as? String ?? "") }
+            })
+        }
+        let fromFile = try expectations(again.stdout), fromMap = try expectations(sited.stdout)
+        #expect(fromFile["webauthn.valid.none"] == "accept" && fromFile.count > 200)
+        #expect(fromFile == fromMap)
+    }
+
     /// A finding through an API map carries the case's requests as curl lines, rendered from the map, so that a
     /// team replays exactly what the harness sent.
     @Test func findingsThroughAMapCarryTheirRequests() throws {

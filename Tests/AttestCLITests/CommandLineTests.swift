@@ -340,9 +340,12 @@ import Testing
         for (edit, says) in [(#""appattest.keyId""#, #""appattest.keyID" is not a rule of its families (app-attest) (did you mean appattest.keyId?)"#),
                              (#""appattest.fmt""#, #""webauthn.signCount" is not a rule of its families (app-attest)"#),
                              (#""families": ["app-attest"]"#, #"unknown family "app-atest""#),
-                             (#""rules":"#, #"unknown member "rule" (did you mean rules?)"#)] {
+                             (#""rules":"#, #"unknown member "rule" (did you mean rules?)"#),
+                             (#""teamId""#, #"unknown parameter "teamID" (did you mean teamId?)"#),
+                             (#""name": "lenient-nonce","#, #"/name is named twice in its object"#)] {
             let replacement = [#""appattest.keyId""#: #""appattest.keyID""#, #""appattest.fmt""#: #""webauthn.signCount""#,
-                               #""families": ["app-attest"]"#: #""families": ["app-atest"]"#, #""rules":"#: #""rule":"#][edit] ?? edit
+                               #""families": ["app-attest"]"#: #""families": ["app-atest"]"#, #""rules":"#: #""rule":"#,
+                               #""teamId""#: #""teamID""#, #""name": "lenient-nonce","#: #""name": "lenient-nonce", "name": "strict","#][edit] ?? edit
             try Data(profile.replacingOccurrences(of: edit, with: replacement).utf8).write(to: path)
             let refused = try Self.run("list", "--profile", path.path)
             #expect(refused.status == 2 && refused.stderr.contains(says), "\(refused.stderr)")
@@ -369,6 +372,27 @@ import Testing
         let id = try #require(cases[index]["id"] as? String)
         #expect(result.stderr.contains("is not a vectors suite") && result.stderr.contains("case \(id) breaks"), "\(result.stderr.prefix(400))")
         #expect(!result.stderr.contains("Program crashed"))
+
+        // Nor can a suite have no case (a run judging nothing would report conformant), a case twice, or a rule or
+        // family this harness does not have (no profile would expect it refused); nor be larger than 32 MiB.
+        let original = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: vectors)) as? [String: Any])
+        let first = try #require((original["cases"] as? [[String: Any]])?.first { $0["rule"] != nil })
+        var unknownRule = first
+        unknownRule["rule"] = "stepup.no.such.rule"
+        unknownRule["steps"] = (first["steps"] as? [[String: Any]] ?? []).map { step in
+            step["breaks"] == nil ? step : step.merging(["breaks": "stepup.no.such.rule"]) { $1 }
+        }
+        for (edit, says) in [(["cases": [] as [Any]], "has no cases"), (["cases": [first, first]], "has case \(first["id"] ?? "") twice"),
+                             (["cases": [unknownRule]], "breaks stepup.no.such.rule, which is no rule of this harness"),
+                             (["family": "zzz"], "of family zzz, which this harness does not have")] {
+            try JSONSerialization.data(withJSONObject: original.merging(edit) { $1 }).write(to: path)
+            let refused = try Self.run("run", "--cases", path.path, "--profile", "step-up-signing", "--verifier", "builtin:reference")
+            #expect(refused.status == 2 && refused.stderr.contains(says), "\(says): \(refused.stderr.prefix(400))")
+            #expect(refused.stderr.split(separator: "\n").count == 1)
+        }
+        try Data(count: 33 << 20).write(to: path)
+        let large = try Self.run("run", "--cases", path.path, "--profile", "step-up-signing", "--verifier", "builtin:reference")
+        #expect(large.status == 2 && large.stderr.contains("larger than 32 MiB"), "\(large.stderr.prefix(300))")
     }
 }
 

@@ -215,6 +215,38 @@ import Testing
         #expect(!lines.all.isEmpty && !lines.all.contains { $0.contains(session) })
     }
 
+    /// A site that echoes the state token it handed out, JSON-escaped as Python writes it (a quote and a backslash
+    /// escaped, `/` as `\/`, non-ASCII as `\uXXXX`), has it redacted from the verdict as it is when echoed as written.
+    @Test func aStoredTokenEchoedJSONEscapedIsRedacted() async throws {
+        final class EchoingSite: MapTransport, @unchecked Sendable {
+            let token = "STATE\"TOKEN\\é/x-" + UUID().uuidString
+            var name: String { "http://127.0.0.1:1" }
+            func send(_ request: RenderedRequest) async throws -> MapResponse {
+                switch (request.method, request.target) {
+                case ("GET", "/auth/login/"): return MapResponse(status: 200, headers: [("Set-Cookie", "csrftoken=abcdefgh12345678; Path=/")], body: [])
+                case ("POST", "/auth/login/"): return MapResponse(status: 302, headers: [("Location", "/")], body: [])
+                case (_, "/api/passkeys/register/options"), (_, "/api/passkeys/authenticate/options"):
+                    let body = try JSONSerialization.data(withJSONObject: ["state_token": token, "options": ["publicKey": [
+                        "challenge": "AAECAwQFBgcICQoLDA0ODw", "user": ["id": "YWxpY2U"]]]])
+                    return MapResponse(status: 200, headers: [], body: Array(body))
+                default:
+                    let python = #"STATE\"TOKEN\\\u00e9\/x-"# + token.dropFirst("STATE\"TOKEN\\é/x-".count)
+                    return MapResponse(status: 400, headers: [], body: Array(#"{"detail": "bad state \#(python)"}"#.utf8))
+                }
+            }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let map = try APIMap(json: try JSONValue.parse(Data(contentsOf: root.appendingPathComponent("Examples/DeployedServers/django-passkeys/api-map.json"))))
+        let profile = try BuiltinCatalogue.profile(.webAuthnL3, following: try #require(map.policy).stated, family: map.family)
+        let site = EchoingSite()
+        let driver = MapDriver(map: map, transport: site, seed: 1, environment: ["ATTEST_SITE_PASSWORD": "pw"])
+        let cases = try BuiltinCatalogue.cases(for: profile, seed: 1).filter { $0.id == "webauthn.valid.none" }
+        let report = await Runner(profile: profile, verifier: driver).run(cases, seed: 1)
+        let reason = try #require(report.results.first?.actual?.reason, "\(report.results.map(\.summary))")
+        #expect(reason.contains("bad state") && reason.contains("[redacted]"), "\(reason)")
+        #expect(!reason.contains("TOKEN") && !reason.contains(String(site.token.suffix(36))), "\(reason)")
+    }
+
     /// A step's refusal reads as a refused exchange does: a framework's error page as plain text (its reason past the
     /// markup), a redirect with where it points, a JSON member the map names as the server wrote it.
     @Test func aStepsRefusalReasonIsThePagesTextAndARedirectsLocation() throws {

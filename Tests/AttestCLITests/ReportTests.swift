@@ -325,6 +325,16 @@ import Testing
             #expect(!text.contains("\u{1B}[2J") && !text.contains("\r") && !text.contains("\u{FFFF}") && !text.contains("\u{202E}"), "\(format)")
             #expect((format == .markdown ? Self.asRead(text) : text).contains("\\u{a}::error"), "\(format) shows the line break as an escape")
         }
+        // Names that come from a user's files (a profile's name, a suite's case and rule ids) are as untrusted: JUnit
+        // wrote their line breaks raw, so a printed report could carry a workflow command.
+        var named = RunReport(verifier: "exec:demo", profile: "p\r\n::error::profile", seed: 1, results: [
+            CaseResult(caseId: "c\n::error::case", rule: "r\n::error::rule", importance: .high, status: .finding, step: 0,
+                       expected: .reject, actual: Verdict(.accept), message: nil)])
+        named.rules = [Self.rule]
+        for format in ReportFormat.allCases where format != .json {
+            let text = try format.render(named)
+            #expect(!text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).contains { $0.hasPrefix("::") }, "\(format)")
+        }
         // Markdown fences the command with more backticks than it holds, so a copy runs what the report says.
         let markdown = try ReportFormat.markdown.render(report)
         #expect(markdown.contains("  ```sh\n  attest-harness run --verifier 'exec:./adapter `;touch /tmp/pwned;`' --filter demo.rule.case\n  ```"),

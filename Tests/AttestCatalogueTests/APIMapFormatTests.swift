@@ -152,6 +152,21 @@ import Testing
         #expect(throws: APIMapError.self) { try APIMap.load(contentsOf: directory) }
     }
 
+    /// A member named twice is refused at its pointer (JSONSerialization keeps one of the two; Python keeps the last),
+    /// however its name is spelled with escapes; the same name in two objects is no duplicate.
+    @Test func aMemberNamedTwiceIsRefusedAtItsPointer() throws {
+        #expect(JSONDuplicateMembers.first(in: Data(#"{"a": 1, "b": {"c": [1, {"d": 1, "\u0064": 2}]}}"#.utf8)) == "/b/c/1/d")
+        #expect(JSONDuplicateMembers.first(in: Data(#"{"steps": {}, "x~/y": 1, "x~/y": 2}"#.utf8)) == "/x~0~1y")
+        #expect(JSONDuplicateMembers.first(in: Data(#"{"a": {"k": "\"}"}, "b": {"k": 1}, "s": "{\"a\": 1, \"a\": 2}"}"#.utf8)) == nil)
+        #expect(JSONDuplicateMembers.first(in: Data(#"[{"a": 1}, {"a": 2}, [{"b": 1, "c": 2, "b": 3}]]"#.utf8)) == "/2/0/b")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let map = directory.appendingPathComponent("map.json")
+        try Data(#"{"format": "attest-harness-api-map/1", "name": "a", "name": "b", "family": "webauthn", "steps": {}, "verdict": {}}"#.utf8).write(to: map)
+        #expect { try APIMap.load(contentsOf: map) } throws: { ($0 as? APIMapError)?.pointer == "/name" }
+    }
+
     @Test func anOversizedOrDeepMapIsRefusedBeforeUse() throws {
         #expect(throws: APIMapError.self) { try JSONValue.parse(Data(repeating: 0x20, count: APIMap.sizeLimit + 1)) }
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)

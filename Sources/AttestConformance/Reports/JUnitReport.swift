@@ -90,21 +90,25 @@ struct JUnitReport {
     /// Seconds with three decimals, no grouping: valid as Ant's `xs:decimal` and Jenkins' time pattern.
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value.isFinite ? min(max(0, value), 1e9) : 0) }
 
+    /// Text for an attribute or element content. Line breaks become character references (`&#10;`), which an XML
+    /// reader reads back as the same characters: the file has no line a verifier's text or a profile's name begins,
+    /// so none can be a CI log's workflow command (`::error::...`) when the report is printed.
     private func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": out += "&#\(scalar.value);"
             default:
                 // XML 1.0 forbids most control characters and the non-characters U+FFFE and U+FFFF, even escaped.
-                if character.unicodeScalars.contains(where: { ($0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0)) || $0.value == 0xfffe || $0.value == 0xffff }) {
+                if (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0xfffe || scalar.value == 0xffff {
                     out += "?"
                 } else {
-                    out.append(character)
+                    out.unicodeScalars.append(scalar)
                 }
             }
         }

@@ -573,9 +573,38 @@ struct MapCaseRun {
             values += value.split(separator: " ").map(String.init).filter { $0.count >= 8 }
         }
         values += sessionSecrets + revealed
-        let escaped = values.map { $0.replacingOccurrences(of: "/", with: "\\/") }
+        let escaped = values.flatMap(Self.jsonEscapedForms)
         let encoded = values.compactMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }.filter { !values.contains($0) }
         return Array(Set(values + escaped + encoded)).sorted { $0.count > $1.count }
+    }
+
+    /// `value` as a JSON string's contents may spell it when a server echoes it: quotes, backslashes and control
+    /// characters escaped, `/` as itself or `\/`, text past ASCII as itself or as `\uXXXX` (Python's `json.dumps`
+    /// default).
+    static func jsonEscapedForms(_ value: String) -> [String] {
+        func escaped(slash: Bool, ascii: Bool) -> String {
+            var out = ""
+            func unit(_ code: UInt16) {
+                let hex = String(code, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            for scalar in value.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5c: out += "\\\\"
+                case 0x2f: out += slash ? "\\/" : "/"
+                case 0x0a: out += "\\n"
+                case 0x0d: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x00..<0x20: unit(UInt16(scalar.value))
+                case 0x80...: if ascii { String(scalar).utf16.forEach(unit) } else { out.unicodeScalars.append(scalar) }
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+        let forms = [false, true].flatMap { slash in [false, true].map { ascii in escaped(slash: slash, ascii: ascii) } }
+        return Array(Set(forms.filter { $0 != value }))
     }
 
     /// `response` with every secret replaced by `[redacted]`, for verdicts and errors.

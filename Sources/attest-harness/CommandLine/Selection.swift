@@ -18,6 +18,9 @@ enum Selection {
             do {
                 try checkProfileMembers(data)
                 let profile = try JSONDecoder().decode(Profile.self, from: data)
+                if let pointer = JSONDuplicateMembers.first(in: data) {
+                    throw UsageError("\(pointer) is named twice in its object (which one counts is up to the reader)")
+                }
                 try checkProfileFile(profile)
                 return profile
             } catch let error as UsageError {
@@ -51,6 +54,15 @@ enum Selection {
                 throw UsageError("unknown family \"\(name.rawValue)\"; families: \(known.map { $0.name.rawValue }.joined(separator: ", "))")
             }
             rules.formUnion(family.rules.map(\.id))
+        }
+        // The parameters a family reads are the ones its built-in profiles set (and the site policy's attestationTrust,
+        // which a derived profile carries): another name is a typo or a parameter of another family.
+        var parameters: Set<String> = ["attestationTrust"]
+        for builtin in BuiltinCatalogue.profiles where !Set(builtin.families).isDisjoint(with: profile.families) {
+            parameters.formUnion(builtin.parameters.keys)
+        }
+        for name in profile.parameters.keys.sorted() where !parameters.contains(name) {
+            throw UsageError("unknown parameter \"\(name)\"\(didYouMean(name, parameters.sorted())); its families read \(parameters.sorted().joined(separator: ", "))")
         }
         for rule in (profile.rules.union(profile.leftToRelyingParty)).sorted() where !rules.contains(rule) {
             throw UsageError("\"\(rule.rawValue)\" is not a rule of its families (\(profile.families.map(\.rawValue).joined(separator: ", ")))\(didYouMean(rule.rawValue, rules.map(\.rawValue).sorted()))")

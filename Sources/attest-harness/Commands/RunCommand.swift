@@ -35,11 +35,32 @@ enum RunCommand: Command {
         OptionSpec(name: "exec-suite", value: "N", help: "With exec: up to N cases per adapter process (one start-up for many cases, each still judged from fresh state by contract); a process that hangs or fails is stopped within --timeout and its cases are retried one per process (default 1)."),
     ]
 
-    /// The cases of a vectors-format suite file (at most 256 MiB, a regular file).
+    /// The largest suite file read: 9 times the largest the harness writes (vectors/webauthn.json, 3.5 MB). Decoding
+    /// costs about 17 times the file in memory, so a bound of 256 MiB let a hostile suite take 4.5 GB.
+    static let suiteSizeLimit = 32 << 20
+
+    /// The cases of a vectors-format suite file (at most 32 MiB, a regular file): at least one, each id once, of a
+    /// family and breaking a rule this harness knows (a suite with none would report a run that judged nothing as
+    /// conformant; a rule it does not know no profile can expect refused).
     static func suiteCases(_ path: String) throws -> [Case] {
-        guard let data = try InputFile.readIfPresent(URL(fileURLWithPath: path)) else { throw UsageError("no such suite \(path)") }
+        guard let data = try InputFile.readIfPresent(URL(fileURLWithPath: path), limit: suiteSizeLimit) else { throw UsageError("no such suite \(path)") }
         do {
-            return try JSONDecoder.harness.decode(VectorSuite.self, from: data).runnableCases
+            let cases = try JSONDecoder.harness.decode(VectorSuite.self, from: data).runnableCases
+            guard !cases.isEmpty else { throw UsageError("\(path) has no cases") }
+            var seen = Set<String>()
+            let families = Set(BuiltinCatalogue.families.map { $0.name }), rules = Set(BuiltinCatalogue.rules.map(\.id))
+            for testCase in cases {
+                guard seen.insert(testCase.id).inserted else { throw UsageError("\(path) has case \(testCase.id) twice") }
+                guard families.contains(testCase.family) else {
+                    throw UsageError("\(path): case \(testCase.id) is of family \(testCase.family), which this harness does not have")
+                }
+                for rule in [testCase.rule].compactMap({ $0 }) + testCase.steps.compactMap(\.breaks) where !rules.contains(rule) {
+                    throw UsageError("\(path): case \(testCase.id) breaks \(rule.rawValue), which is no rule of this harness")
+                }
+            }
+            return cases
+        } catch let error as UsageError {
+            throw error
         } catch let error as DecodingError {
             throw UsageError("\(path) is not a vectors suite: \(error.plainDescription)")
         } catch {
