@@ -9,52 +9,42 @@ public enum JSONDuplicateMembers {
     public static func first(in data: Data) -> String? {
         let bytes = [UInt8](data)
         struct Frame {
-            var isObject: Bool
+            /// The pointer of this container.
+            let pointer: String
+            let isObject: Bool
             var names = Set<[UInt16]>()
             var expectingName = true
             var index = 0
             /// The pointer token of the value being read in this container.
-            var current = ""
+            var current: String
+            var pointerOfCurrent: String { pointer + "/" + current }
         }
         var stack: [Frame] = []
-        var pointerOfFrame: [String] = []
         var position = 0
-        func pointer() -> String { pointerOfFrame.last.map { $0 + "/" + (stack.last?.current ?? "") } ?? "" }
         while position < bytes.count {
             let byte = bytes[position]
+            position += 1
             switch byte {
             case 0x7b, 0x5b:  // { [
-                let parent = stack.isEmpty ? "" : pointer()
-                pointerOfFrame.append(parent)
-                stack.append(Frame(isObject: byte == 0x7b, current: byte == 0x7b ? "" : "0"))
-                position += 1
+                stack.append(Frame(pointer: stack.last?.pointerOfCurrent ?? "", isObject: byte == 0x7b, current: byte == 0x7b ? "" : "0"))
             case 0x7d, 0x5d:  // } ]
                 _ = stack.popLast()
-                _ = pointerOfFrame.popLast()
-                position += 1
-            case 0x2c:  // ,
-                if var top = stack.popLast() {
-                    if top.isObject { top.expectingName = true } else { top.index += 1; top.current = String(top.index) }
-                    stack.append(top)
+            case 0x2c where !stack.isEmpty:  // ,
+                if stack[stack.count - 1].isObject {
+                    stack[stack.count - 1].expectingName = true
+                } else {
+                    stack[stack.count - 1].index += 1
+                    stack[stack.count - 1].current = String(stack[stack.count - 1].index)
                 }
-                position += 1
             case 0x22:  // a string
-                let (units, end) = string(bytes, from: position + 1)
+                let (units, end) = string(bytes, from: position)
                 position = end
-                if var top = stack.popLast() {
-                    if top.isObject, top.expectingName {
-                        let token = String(decoding: units, as: UTF16.self)
-                        top.current = token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-                        top.expectingName = false
-                        if !top.names.insert(units).inserted {
-                            stack.append(top)
-                            return pointer()
-                        }
-                    }
-                    stack.append(top)
-                }
+                guard !stack.isEmpty, stack[stack.count - 1].isObject, stack[stack.count - 1].expectingName else { continue }
+                stack[stack.count - 1].current = escape(String(decoding: units, as: UTF16.self))
+                stack[stack.count - 1].expectingName = false
+                if !stack[stack.count - 1].names.insert(units).inserted { return stack[stack.count - 1].pointerOfCurrent }
             default:
-                position += 1
+                break
             }
         }
         return nil

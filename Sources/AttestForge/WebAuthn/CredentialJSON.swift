@@ -15,16 +15,6 @@ public struct CredentialJSON: Sendable {
         case boolean(Bool)
         case array([JSONMember])
         case object([String: JSONMember])
-
-        var foundation: Any {
-            switch self {
-            case .text(let text): return text
-            case .number(let number): return number
-            case .boolean(let flag): return flag
-            case .array(let items): return items.map(\.foundation)
-            case .object(let members): return members.mapValues(\.foundation)
-            }
-        }
     }
 
     /// RegistrationResponseJSON (§5.1.1 `AuthenticatorAttestationResponseJSON` inside).
